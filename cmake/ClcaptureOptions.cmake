@@ -1,0 +1,21 @@
+# Build options shared by every target, and the warning set (errors under CLCAPTURE_WERROR, which CI turns on).
+option(CLCAPTURE_BUILD_TESTS "Build the test suite" ON)
+option(CLCAPTURE_WERROR "Treat compiler warnings as errors (CI sets this)" OFF)
+option(CLCAPTURE_FUZZ "Build the libFuzzer targets with clang (a separate sub-build when the main compiler is not clang)" ON)
+
+# ccache, when present, makes rebuilds after a clean checkout cheap.
+find_program(CLCAPTURE_CCACHE ccache)
+if(CLCAPTURE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_C_COMPILER_LAUNCHER "${CLCAPTURE_CCACHE}")
+  set(CMAKE_CXX_COMPILER_LAUNCHER "${CLCAPTURE_CCACHE}")
+endif()
+
+add_library(clcapture_warnings INTERFACE)
+target_compile_options(clcapture_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+  -Woverloaded-virtual -Wconversion -Wsign-conversion -Wnull-dereference -Wformat=2
+  -Wimplicit-fallthrough)
+if(CLCAPTURE_WERROR)
+  target_compile_options(clcapture_warnings INTERFACE -Werror)
+endif()
+add_library(clcapture::warnings ALIAS clcapture_warnings)

@@ -1,0 +1,62 @@
+//===- CaptureRecorder.h - Incremental, crash-safe capture folder writer -*- C++ -*-===//
+//
+// The layer appends one launch at a time. Order per launch: blobs (data, kernel source) first, then the
+// sidecar entry, then the captures.json record, which is the commit point: whatever captures.json holds has
+// its files and facts on disk. Each append is a single pwrite() that overwrites the closing bracket, so after
+// SIGKILL the file is either complete or cut mid-record, and the reader recovers every record before the cut.
+// No fsync: the page cache survives the death of the process; power loss is out of scope.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/BlobStore.h"
+#include "clcapture/format/Expected.h"
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/JsonArrayFile.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+namespace clcapture::format {
+
+class CaptureRecorder {
+public:
+  enum class IfExists { Fail, Replace };
+
+  /// Creates DIR (and DIR/data, DIR/kernels) and empty captures.json / captures.meta.json.
+  static Expected<std::unique_ptr<CaptureRecorder>> create(const std::filesystem::path &dir,
+                                                           const SidecarHeader &header,
+                                                           IfExists ifExists = IfExists::Fail);
+
+  const std::filesystem::path &dir() const { return m_dir; }
+
+  /// Stores buffer bytes; returns the name to put in ArrayArgument::data.
+  Expected<std::string> putData(const void *bytes, std::size_t size);
+  /// Stores a program source; returns the name to put in Instantiation::kernelFile.
+  Expected<std::string> putKernelSource(std::string_view entry, std::string_view source,
+                                        std::string_view suffix = ".cl");
+
+  /// Appends one launch. `inst` gets the next instantiation index, which is also written into facts.
+  /// The instantiation is validated first; an invalid one is not written.
+  Expected<std::uint64_t> append(const Instantiation &inst, LaunchFacts facts);
+  /// Records a launch that has no instantiation (e.g. a program built from IL), with the reason.
+  Status appendNotCaptured(LaunchFacts facts, const std::string &reason);
+
+  std::uint64_t instantiationCount() const;
+
+private:
+  CaptureRecorder(std::filesystem::path dir, std::unique_ptr<JsonArrayFile> captures,
+                  std::unique_ptr<JsonArrayFile> sidecar);
+
+  std::filesystem::path m_dir;
+  mutable std::mutex m_mutex;
+  std::unique_ptr<JsonArrayFile> m_captures;
+  std::unique_ptr<JsonArrayFile> m_sidecar;
+  std::uint64_t m_next = 0;
+  std::string m_failure; ///< set by the first failed write; every later append fails with it
+};
+
+} // namespace clcapture::format

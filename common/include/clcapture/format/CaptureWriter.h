@@ -1,0 +1,44 @@
+//===- CaptureWriter.h - Byte-stable captures.json and sidecar text -*- C++ -*-===//
+//
+// Output is a pure function of the model: keys in the seed's documented order, only documented keys,
+// `flags` as an array, an all-zero global_offset and a NULL local size omitted (GPUVerify's loader wants
+// sizes > 0). The layout is JsonEmitter's.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Expected.h"
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace clcapture::format {
+
+nlohmann::ordered_json toJson(const Instantiation &inst);
+nlohmann::ordered_json toJson(const LaunchFacts &facts);
+nlohmann::ordered_json toJson(const SidecarHeader &header);
+
+/// One record as it appears inside the array (indented by `indent` spaces, no trailing newline).
+std::string serializeInstantiation(const Instantiation &inst, int indent = 2);
+std::string serializeLaunchFacts(const LaunchFacts &facts, int indent = 4);
+
+/// A whole captures.json / captures.meta.json text.
+std::string serializeCaptures(const std::vector<Instantiation> &insts);
+std::string serializeSidecar(const Sidecar &sidecar);
+
+/// The framing of the two files, shared with CaptureRecorder's incremental writer: a whole file is
+/// head + records joined by ",\n" (each followed by "\n") + tail.
+std::string capturesHead();
+std::string capturesTail();
+std::string sidecarHead(const SidecarHeader &header);
+std::string sidecarTail();
+
+/// Validates every instantiation (without file checks) and writes the file atomically (temporary + rename).
+Status writeCapturesFile(const std::filesystem::path &path, const std::vector<Instantiation> &insts);
+Status writeSidecarFile(const std::filesystem::path &path, const Sidecar &sidecar);
+
+} // namespace clcapture::format

@@ -1,0 +1,103 @@
+//===- Sidecar.h - captures.meta.json: what the seed format has no key for -*- C++ -*-===//
+//
+// GPUVerify's loader rejects unknown keys, so everything else the layer learns about a launch lives in the
+// sidecar (SPEC §3): one entry per launch, with the index of its instantiation in captures.json (none for a
+// launch that could not be made an instantiation, e.g. a program built from IL). Memory objects, queues and
+// programs are named by counters the layer assigns, never by pointer values, so files are deterministic.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Instantiation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::format {
+
+constexpr int kSidecarFormatVersion = 1;
+
+struct DeviceFacts {
+  std::string name;
+  std::string vendor;
+  std::string version;       ///< CL_DEVICE_VERSION
+  std::string driverVersion; ///< CL_DRIVER_VERSION
+  std::uint32_t addressBits = 0;
+  Endianness endianness = Endianness::Little;
+};
+
+/// How an argument was passed, as the layer saw it (finer than the seed's four types).
+enum class ArgumentKind { Scalar, Buffer, LocalMemory, Image, Sampler, NullBuffer, Svm, Pipe, Unknown };
+const char *toString(ArgumentKind k);
+std::optional<ArgumentKind> parseArgumentKind(const std::string &s);
+
+/// Where a program's source came from. Only `Source` is verifiable.
+enum class ProgramOrigin { Source, Il, Binary, BuiltIn, Linked };
+const char *toString(ProgramOrigin o);
+std::optional<ProgramOrigin> parseProgramOrigin(const std::string &s);
+
+struct SubBufferFacts {
+  std::uint64_t parent = 0; ///< memory-object id of the parent buffer
+  std::uint64_t origin = 0; ///< byte offset in the parent
+};
+
+struct SvmFacts {
+  std::uint64_t allocation = 0; ///< id of the SVM allocation
+  std::uint64_t offset = 0;     ///< byte offset of the pointer in it
+};
+
+struct ArgumentFacts {
+  std::uint32_t index = 0;
+  ArgumentKind kind = ArgumentKind::Unknown;
+  std::optional<std::string> name;             ///< CL_KERNEL_ARG_NAME
+  std::optional<std::string> typeName;         ///< CL_KERNEL_ARG_TYPE_NAME
+  std::optional<std::string> addressQualifier; ///< global|local|constant|private
+  std::optional<std::uint64_t> memObject;      ///< id of the cl_mem (same id: same object)
+  std::optional<std::uint64_t> memFlags;       ///< raw cl_mem_flags
+  std::optional<SubBufferFacts> subBuffer;
+  std::optional<SvmFacts> svm;
+  std::optional<std::string> dataSkipped; ///< why captures.json has no `data` for this argument
+};
+
+struct LaunchFacts {
+  std::uint64_t launch = 0;                   ///< 0-based count of the process's launches (captured or not)
+  std::optional<std::uint64_t> instantiation; ///< index in captures.json; absent: not verifiable
+  std::optional<std::string> notCapturedReason;
+  std::string enqueueFunction; ///< clEnqueueNDRangeKernel or clEnqueueTask
+  std::string kernelName;
+  std::uint64_t thread = 0;  ///< host thread id (counter, first thread that launched is 0)
+  std::uint64_t queue = 0;   ///< command-queue id
+  std::uint64_t program = 0; ///< program id
+  ProgramOrigin programOrigin = ProgramOrigin::Source;
+  std::string buildOptions; ///< the application's own options, before clcapture added any
+  DeviceFacts device;
+  std::vector<ArgumentFacts> arguments;
+  /// Groups of argument indices that refer to overlapping memory (same object, or sub-buffers that overlap).
+  std::vector<std::vector<std::uint32_t>> aliases;
+};
+
+struct ProcessFacts {
+  std::string executable;
+  std::uint64_t pid = 0;
+  std::string startedAt; ///< ISO 8601, UTC
+};
+
+struct SidecarHeader {
+  int formatVersion = kSidecarFormatVersion;
+  std::string clcaptureVersion;
+  ProcessFacts process;
+};
+
+struct Sidecar {
+  SidecarHeader header;
+  std::vector<LaunchFacts> launches;
+};
+
+bool operator==(const DeviceFacts &a, const DeviceFacts &b);
+bool operator==(const ArgumentFacts &a, const ArgumentFacts &b);
+bool operator==(const LaunchFacts &a, const LaunchFacts &b);
+bool operator==(const SidecarHeader &a, const SidecarHeader &b);
+
+} // namespace clcapture::format

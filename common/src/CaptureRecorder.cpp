@@ -1,0 +1,92 @@
+//===- CaptureRecorder.cpp - Incremental, crash-safe capture folder writer -===//
+
+#include "clcapture/format/CaptureRecorder.h"
+
+#include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/CaptureWriter.h"
+
+#include <system_error>
+
+namespace clcapture::format {
+
+namespace fs = std::filesystem;
+
+Expected<std::unique_ptr<CaptureRecorder>> CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header,
+                                                                   IfExists ifExists) {
+  std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (!ec)
+    fs::create_directories(dir / "kernels", ec);
+  if (ec)
+    return fail("cannot create the capture folder " + dir.string() + ": " + ec.message());
+  fs::path capturesPath = dir / "captures.json";
+  if (ifExists == IfExists::Fail && fs::exists(capturesPath, ec))
+    return fail(capturesPath.string() + " already exists; refusing to overwrite an earlier capture");
+  // The sidecar first: captures.json appearing is what makes a folder a capture.
+  auto sidecar = JsonArrayFile::create(dir / "captures.meta.json", sidecarHead(header), sidecarTail());
+  if (!sidecar)
+    return fail(sidecar.error());
+  auto captures = JsonArrayFile::create(capturesPath, capturesHead(), capturesTail());
+  if (!captures)
+    return fail(captures.error());
+  return std::unique_ptr<CaptureRecorder>(
+      new CaptureRecorder(dir, std::move(captures.value()), std::move(sidecar.value())));
+}
+
+CaptureRecorder::CaptureRecorder(fs::path dir, std::unique_ptr<JsonArrayFile> captures,
+                                 std::unique_ptr<JsonArrayFile> sidecar)
+    : m_dir(std::move(dir)), m_captures(std::move(captures)), m_sidecar(std::move(sidecar)) {}
+
+Expected<std::string> CaptureRecorder::putData(const void *bytes, std::size_t size) {
+  std::string name = dataBlobName(bytes, size);
+  auto written = writeBlobOnce(m_dir, name, bytes, size);
+  if (!written)
+    return fail(written.error());
+  return name;
+}
+
+Expected<std::string> CaptureRecorder::putKernelSource(std::string_view entry, std::string_view source,
+                                                       std::string_view suffix) {
+  std::string name = kernelFileName(entry, source, suffix);
+  auto written = writeBlobOnce(m_dir, name, source.data(), source.size());
+  if (!written)
+    return fail(written.error());
+  return name;
+}
+
+Expected<std::uint64_t> CaptureRecorder::append(const Instantiation &inst, LaunchFacts facts) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  if (!m_failure.empty())
+    return fail(m_failure);
+  ReadOptions options; // files were written by put*() before: check them too
+  DiagnosticList problems;
+  validateInstantiation(inst, m_next, "captures.json", options, &m_dir, problems);
+  if (problems.hasErrors())
+    return fail("refusing to record an invalid instantiation: " + problems.all().front().str());
+  facts.instantiation = m_next;
+  facts.notCapturedReason.reset();
+  // After a failed write the two files may disagree about the next index: stop rather than corrupt them.
+  if (Status s = m_sidecar->append(serializeLaunchFacts(facts, 4)); !s)
+    return fail(m_failure = "cannot append to captures.meta.json: " + s.error());
+  if (Status s = m_captures->append(serializeInstantiation(inst, 2)); !s)
+    return fail(m_failure = "cannot append to captures.json: " + s.error());
+  return m_next++;
+}
+
+Status CaptureRecorder::appendNotCaptured(LaunchFacts facts, const std::string &reason) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  if (!m_failure.empty())
+    return fail(m_failure);
+  facts.instantiation.reset();
+  facts.notCapturedReason = reason;
+  if (Status s = m_sidecar->append(serializeLaunchFacts(facts, 4)); !s)
+    return fail(m_failure = "cannot append to captures.meta.json: " + s.error());
+  return {};
+}
+
+std::uint64_t CaptureRecorder::instantiationCount() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_next;
+}
+
+} // namespace clcapture::format

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package clcapture needs to build, test and run.
+# Idempotent: packages already present are skipped, and `apt-get update` runs at most once per call
+# (and only when something is missing). Non-interactive; needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake ninja-build ccache pkg-config git
+  # OpenCL: loader, headers, CPU driver, second driver + race oracle, inspector
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd oclgrind clinfo
+  # analyzer: Clang/LLVM 16 as libraries, CVC5, libFuzzer runtime for clang-16
+  llvm-16-dev libclang-16-dev clang-16 libclang-rt-16-dev libcvc5-dev
+  # common libraries
+  nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev libxxhash-dev libdw-dev
+  # test helpers (Debian's python, not PyPI)
+  python3 python3-jsonschema python3-pyopencl
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
