@@ -45,7 +45,9 @@ std::string contentHash128(const void *bytes, std::size_t size) {
   return hex64(h.high64) + hex64(h.low64);
 }
 
-std::string contentHash64(const void *bytes, std::size_t size) { return hex64(XXH3_64bits(bytes, size)); }
+std::string contentHash64(const void *bytes, std::size_t size) {
+  return hex64(XXH3_64bits(bytes, size));
+}
 
 std::string dataBlobName(const void *bytes, std::size_t size) {
   return "data/" + contentHash128(bytes, size) + ".bin";
@@ -77,7 +79,8 @@ Status writeFileAtomically(const fs::path &path, const void *bytes, std::size_t 
     return written;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string message = "cannot rename " + tmp.string() + " to " + path.string() + ": " + std::strerror(errno);
+    std::string message =
+        "cannot rename " + tmp.string() + " to " + path.string() + ": " + std::strerror(errno);
     ::unlink(tmp.c_str());
     return fail(message);
   }

@@ -13,8 +13,7 @@ std::optional<std::string> lexicalPathProblem(std::string_view relative) {
     return std::string("path is empty");
   if (relative.find('\0') != std::string_view::npos)
     return std::string("path contains a NUL character");
-  if (relative.front() == '/' || relative.front() == '\\' ||
-      (relative.size() >= 2 && relative[1] == ':'))
+  if (relative.front() == '/' || relative.front() == '\\' || (relative.size() >= 2 && relative[1] == ':'))
     return "path \"" + std::string(relative) + "\" escapes the capture folder (absolute path)";
   // Components are split on both separators so a Windows-style "..\x" is caught as well.
   std::size_t start = 0;

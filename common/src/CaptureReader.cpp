@@ -46,7 +46,9 @@ std::string describe(const Json &v) {
   }
 }
 
-std::string inQuotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string inQuotes(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
 
 /// Line and column (1-based) of a byte offset.
 std::pair<std::size_t, std::size_t> lineColumn(std::string_view text, std::size_t offset) {
@@ -83,7 +85,9 @@ public:
 
   void setInstantiation(std::optional<std::size_t> index) { m_instantiation = index; }
   void error(const std::string &key, std::string message) { add(Severity::Error, key, std::move(message)); }
-  void warning(const std::string &key, std::string message) { add(Severity::Warning, key, std::move(message)); }
+  void warning(const std::string &key, std::string message) {
+    add(Severity::Warning, key, std::move(message));
+  }
   /// Unknown keys: errors in strict mode (GPUVerify's loader rejects them), otherwise warnings.
   void unknownKey(const std::string &key, const std::string &where) {
     std::string message = "unknown key " + inQuotes(key.substr(key.rfind('.') + 1)) + " in " + where;
@@ -113,8 +117,12 @@ private:
   std::optional<std::size_t> m_instantiation;
 };
 
-std::string join(const std::string &path, const std::string &key) { return path.empty() ? key : path + "." + key; }
-std::string at(const std::string &path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+std::string join(const std::string &path, const std::string &key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string at(const std::string &path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
 
 //===--- conversion: JSON types into the model ---------------------------===//
 
@@ -158,8 +166,8 @@ public:
       if (n >= min)
         return n;
     }
-    fail(path, "expected an integer from " + std::to_string(min) + " to " + std::to_string(kMaxU64) + ", got " +
-                   describe(v));
+    fail(path, "expected an integer from " + std::to_string(min) + " to " + std::to_string(kMaxU64) +
+                   ", got " + describe(v));
     return std::nullopt;
   }
 
@@ -209,8 +217,8 @@ public:
         if (auto name = string(*space, join(path, "address_space"))) {
           a.addressSpace = parseAddressSpace(*name);
           if (!a.addressSpace)
-            fail(join(path, "address_space"), "expected \"global\", \"local\" or \"constant\", got " +
-                                                  describe(*space));
+            fail(join(path, "address_space"),
+                 "expected \"global\", \"local\" or \"constant\", got " + describe(*space));
         }
       }
       if (const Json *flags = member(v, path, "flags", false)) {
@@ -235,7 +243,8 @@ public:
       checkKeys(v, path, {"type"}, "a sampler argument");
       return SamplerArgument{};
     }
-    fail(join(path, "type"), "expected \"scalar\", \"array\", \"image\" or \"sampler\", got " + describe(*type));
+    fail(join(path, "type"),
+         "expected \"scalar\", \"array\", \"image\" or \"sampler\", got " + describe(*type));
     return std::nullopt;
   }
 
@@ -352,10 +361,11 @@ void validateDims(const Instantiation &inst, Reporter &r) {
     } else {
       for (std::size_t i = 0; i < l.size(); ++i) {
         if (l[i] == 0) {
-          r.error(at("local_size", i), "expected an integer from 1 to " + std::to_string(kMaxU64) + ", got 0");
+          r.error(at("local_size", i),
+                  "expected an integer from 1 to " + std::to_string(kMaxU64) + ", got 0");
         } else if (l[i] > g[i]) {
-          r.error(at("local_size", i), "local size " + std::to_string(l[i]) + " exceeds global size " +
-                                           std::to_string(g[i]));
+          r.error(at("local_size", i),
+                  "local size " + std::to_string(l[i]) + " exceeds global size " + std::to_string(g[i]));
         } else if (g[i] % l[i] != 0 && !r.options().allowNonUniformWorkGroups) {
           r.error(at("local_size", i), "global_size[" + std::to_string(i) + "] (" + std::to_string(g[i]) +
                                            ") is not a multiple of local_size[" + std::to_string(i) + "] (" +
@@ -401,7 +411,8 @@ void validateFlags(const std::vector<std::string> &flags, const std::string &pat
   if (count({"CL_MEM_READ_WRITE", "CL_MEM_WRITE_ONLY", "CL_MEM_READ_ONLY"}) > 1)
     r.error(path, "CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY and CL_MEM_READ_ONLY are mutually exclusive");
   if (count({"CL_MEM_HOST_WRITE_ONLY", "CL_MEM_HOST_READ_ONLY", "CL_MEM_HOST_NO_ACCESS"}) > 1)
-    r.error(path, "CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY and CL_MEM_HOST_NO_ACCESS are mutually exclusive");
+    r.error(path,
+            "CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY and CL_MEM_HOST_NO_ACCESS are mutually exclusive");
   if (count({"CL_MEM_USE_HOST_PTR", "CL_MEM_ALLOC_HOST_PTR"}) > 1)
     r.error(path, "CL_MEM_USE_HOST_PTR and CL_MEM_ALLOC_HOST_PTR are mutually exclusive");
   if (count({"CL_MEM_USE_HOST_PTR", "CL_MEM_COPY_HOST_PTR"}) > 1)
@@ -424,12 +435,13 @@ void validateFile(const std::string &relative, const std::string &path, const fs
     std::error_code ec;
     auto actual = fs::file_size(*baseDir / relative, ec);
     if (!ec && actual != *expectedSize)
-      r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(actual) + " bytes but size is " +
-                        std::to_string(*expectedSize));
+      r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(actual) +
+                        " bytes but size is " + std::to_string(*expectedSize));
   }
 }
 
-void validateArgument(const KernelArgument &arg, const std::string &path, const fs::path *baseDir, Reporter &r) {
+void validateArgument(const KernelArgument &arg, const std::string &path, const fs::path *baseDir,
+                      Reporter &r) {
   if (const auto *s = std::get_if<ScalarArgument>(&arg)) {
     if (s->value && !isHexValue(*s->value))
       r.error(join(path, "value"), "expected a hex string starting with 0x, got " + inQuotes(*s->value));
@@ -475,7 +487,8 @@ void validateInstantiation(const Instantiation &inst, std::size_t index, std::st
       if (call.compilationUnit.empty())
         r.error(join(path, "compilation_unit"), "must not be empty");
       if (call.lineNumber == 0)
-        r.error(join(path, "line_number"), "expected an integer from 1 to " + std::to_string(kMaxU64) + ", got 0");
+        r.error(join(path, "line_number"),
+                "expected an integer from 1 to " + std::to_string(kMaxU64) + ", got 0");
     }
   }
 }
@@ -483,8 +496,9 @@ void validateInstantiation(const Instantiation &inst, std::size_t index, std::st
 namespace {
 
 /// Parses `text`, recovering a cut-short file when allowed. Returns nullopt after reporting a fatal error.
-std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Reporter &r, const ReadOptions &options,
-                                  bool &truncated, std::size_t &recoveredRecords) {
+std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Reporter &r,
+                                  const ReadOptions &options, bool &truncated,
+                                  std::size_t &recoveredRecords) {
   truncated = false;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     if (options.recoverTruncated) {
@@ -696,8 +710,9 @@ public:
     ArgumentFacts a;
     if (!object(v, path))
       return a;
-    keys(v, path, {"index", "kind", "name", "type_name", "address_qualifier", "mem_object", "mem_flags",
-                   "sub_buffer", "svm", "data_skipped"});
+    keys(v, path,
+         {"index", "kind", "name", "type_name", "address_qualifier", "mem_object", "mem_flags", "sub_buffer",
+          "svm", "data_skipped"});
     a.index = static_cast<std::uint32_t>(num(v, path, "index"));
     std::string kind = str(v, path, "kind");
     if (auto parsed = parseArgumentKind(kind))
@@ -725,8 +740,9 @@ public:
     LaunchFacts f;
     if (!object(v, path))
       return f;
-    keys(v, path, {"launch", "instantiation", "not_captured_reason", "enqueue_function", "kernel_name", "thread",
-                   "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases"});
+    keys(v, path,
+         {"launch", "instantiation", "not_captured_reason", "enqueue_function", "kernel_name", "thread",
+          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases"});
     f.launch = num(v, path, "launch");
     if (!get(v, path, "instantiation"))
       return f;
@@ -794,7 +810,8 @@ public:
     }
     std::uint64_t version = num(v, "", "format_version");
     if (version > static_cast<std::uint64_t>(kSidecarFormatVersion)) {
-      error("format_version", "version " + std::to_string(version) + " was written by a newer clcapture (this one reads " +
+      error("format_version", "version " + std::to_string(version) +
+                                  " was written by a newer clcapture (this one reads " +
                                   std::to_string(kSidecarFormatVersion) + ")");
       return std::nullopt;
     }
@@ -916,8 +933,9 @@ Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
         r.warning(path, "instantiation " + std::to_string(*f.instantiation) +
                             " was not recorded in captures.json (the application stopped first); ignored");
       else
-        r.error(path, "instantiation " + std::to_string(*f.instantiation) + " does not exist (captures.json has " +
-                          std::to_string(c.captures.recordCount) + ")");
+        r.error(path, "instantiation " + std::to_string(*f.instantiation) +
+                          " does not exist (captures.json has " + std::to_string(c.captures.recordCount) +
+                          ")");
       continue;
     }
     if (!launchOf.emplace(*f.instantiation, i).second)
@@ -933,8 +951,8 @@ Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
     const LaunchFacts &f = c.sidecar->launches[it->second];
     if (f.kernelName != c.captures.instantiations[k].entryPoint)
       r.error(at("launches", it->second) + ".kernel_name",
-              "is " + inQuotes(f.kernelName) + " but instantiation " + std::to_string(index) + " has entry_point " +
-                  inQuotes(c.captures.instantiations[k].entryPoint));
+              "is " + inQuotes(f.kernelName) + " but instantiation " + std::to_string(index) +
+                  " has entry_point " + inQuotes(c.captures.instantiations[k].entryPoint));
     c.launchIndex[k] = it->second;
   }
   auto cross = list.take();

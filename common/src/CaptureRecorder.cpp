@@ -11,8 +11,8 @@ namespace clcapture::format {
 
 namespace fs = std::filesystem;
 
-Expected<std::unique_ptr<CaptureRecorder>> CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header,
-                                                                   IfExists ifExists) {
+Expected<std::unique_ptr<CaptureRecorder>>
+CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header, IfExists ifExists) {
   std::error_code ec;
   fs::create_directories(dir / "data", ec);
   if (!ec)

@@ -142,8 +142,8 @@ Json toJson(const SidecarHeader &h) {
   j["format"] = "clcapture-meta";
   j["format_version"] = h.formatVersion;
   j["clcapture_version"] = h.clcaptureVersion;
-  j["process"] = Json{{"executable", h.process.executable}, {"pid", h.process.pid},
-                      {"started_at", h.process.startedAt}};
+  j["process"] =
+      Json{{"executable", h.process.executable}, {"pid", h.process.pid}, {"started_at", h.process.startedAt}};
   return j;
 }
 
@@ -155,21 +155,26 @@ std::string serializeLaunchFacts(const LaunchFacts &facts, int indent) {
   return indentedRecord(toJson(facts), indent);
 }
 
-std::string capturesHead() { return "[\n"; }
-std::string capturesTail() { return "]\n"; }
+std::string capturesHead() {
+  return "[\n";
+}
+std::string capturesTail() {
+  return "]\n";
+}
 
 std::string sidecarHead(const SidecarHeader &header) {
   // The header's members one per line, then the launches array left open for appending.
   Json h = toJson(header);
   std::string s = "{\n";
-  for (const auto &[key, value] : h.items())
-  {
+  for (const auto &[key, value] : h.items()) {
     std::string prefix = "  " + Json(key).dump() + ": ";
     s += prefix + emitJson(value, 2, prefix.size()) + ",\n";
   }
   return s + "  \"launches\": [\n";
 }
-std::string sidecarTail() { return "  ]\n}\n"; }
+std::string sidecarTail() {
+  return "  ]\n}\n";
+}
 
 std::string serializeCaptures(const std::vector<Instantiation> &insts) {
   std::string s = capturesHead();

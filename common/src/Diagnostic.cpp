@@ -27,7 +27,8 @@ void DiagnosticList::add(Diagnostic d) {
     if (full()) {
       ++m_dropped;
       if (m_dropped == 1)
-        m_items.push_back(Diagnostic{Severity::Error, d.file, {}, {}, {}, {}, "too many errors; stopping here"});
+        m_items.push_back(
+            Diagnostic{Severity::Error, d.file, {}, {}, {}, {}, "too many errors; stopping here"});
       return;
     }
     ++m_errorCount;

@@ -6,7 +6,9 @@
 
 namespace clcapture::format {
 
-const char *toString(Endianness e) { return e == Endianness::Little ? "little" : "big"; }
+const char *toString(Endianness e) {
+  return e == Endianness::Little ? "little" : "big";
+}
 
 const char *toString(AddressSpace a) {
   switch (a) {
@@ -38,12 +40,19 @@ std::optional<AddressSpace> parseAddressSpace(const std::string &s) {
   return std::nullopt;
 }
 
-bool operator==(const ScalarArgument &a, const ScalarArgument &b) { return a.value == b.value; }
-bool operator==(const ArrayArgument &a, const ArrayArgument &b) {
-  return std::tie(a.size, a.addressSpace, a.flags, a.data) == std::tie(b.size, b.addressSpace, b.flags, b.data);
+bool operator==(const ScalarArgument &a, const ScalarArgument &b) {
+  return a.value == b.value;
 }
-bool operator==(const ImageArgument &, const ImageArgument &) { return true; }
-bool operator==(const SamplerArgument &, const SamplerArgument &) { return true; }
+bool operator==(const ArrayArgument &a, const ArrayArgument &b) {
+  return std::tie(a.size, a.addressSpace, a.flags, a.data) ==
+         std::tie(b.size, b.addressSpace, b.flags, b.data);
+}
+bool operator==(const ImageArgument &, const ImageArgument &) {
+  return true;
+}
+bool operator==(const SamplerArgument &, const SamplerArgument &) {
+  return true;
+}
 bool operator==(const HostApiCall &a, const HostApiCall &b) {
   return std::tie(a.functionName, a.compilationUnit, a.lineNumber) ==
          std::tie(b.functionName, b.compilationUnit, b.lineNumber);

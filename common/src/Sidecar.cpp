@@ -47,10 +47,18 @@ std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char *>, N> &
 
 } // namespace
 
-const char *toString(ArgumentKind k) { return nameOf(kArgumentKinds, k); }
-std::optional<ArgumentKind> parseArgumentKind(const std::string &s) { return valueOf(kArgumentKinds, s); }
-const char *toString(ProgramOrigin o) { return nameOf(kProgramOrigins, o); }
-std::optional<ProgramOrigin> parseProgramOrigin(const std::string &s) { return valueOf(kProgramOrigins, s); }
+const char *toString(ArgumentKind k) {
+  return nameOf(kArgumentKinds, k);
+}
+std::optional<ArgumentKind> parseArgumentKind(const std::string &s) {
+  return valueOf(kArgumentKinds, s);
+}
+const char *toString(ProgramOrigin o) {
+  return nameOf(kProgramOrigins, o);
+}
+std::optional<ProgramOrigin> parseProgramOrigin(const std::string &s) {
+  return valueOf(kProgramOrigins, s);
+}
 
 bool operator==(const DeviceFacts &a, const DeviceFacts &b) {
   return std::tie(a.name, a.vendor, a.version, a.driverVersion, a.addressBits, a.endianness) ==
@@ -71,8 +79,8 @@ static bool sameSvm(const std::optional<SvmFacts> &a, const std::optional<SvmFac
 
 bool operator==(const ArgumentFacts &a, const ArgumentFacts &b) {
   return std::tie(a.index, a.kind, a.name, a.typeName, a.addressQualifier, a.memObject, a.memFlags,
-                  a.dataSkipped) == std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier, b.memObject,
-                                             b.memFlags, b.dataSkipped) &&
+                  a.dataSkipped) == std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier,
+                                             b.memObject, b.memFlags, b.dataSkipped) &&
          sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm);
 }
 

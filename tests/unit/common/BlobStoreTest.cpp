@@ -21,7 +21,8 @@ TEST_CASE("blobs: names are XXH3 hashes of the contents", "[blobs]") {
                          std::regex("kernels/reduce-[0-9a-f]{16}\\.cl")));
   CHECK(kernelFileName("a", "x") != kernelFileName("a", "y"));
   CHECK(kernelFileName("we/ird name", "x").rfind("kernels/we_ird_name-", 0) == 0);
-  CHECK(std::regex_match(kernelFileName("k", "x", ".pre.cl"), std::regex("kernels/k-[0-9a-f]{16}\\.pre\\.cl")));
+  CHECK(
+      std::regex_match(kernelFileName("k", "x", ".pre.cl"), std::regex("kernels/k-[0-9a-f]{16}\\.pre\\.cl")));
 }
 
 TEST_CASE("blobs: identical contents are written once", "[blobs]") {

@@ -11,7 +11,8 @@ using clcapture::test::TempDir;
 TEST_CASE("paths: lexical rules", "[paths]") {
   CHECK_FALSE(lexicalPathProblem("kernels/k-1f2e.cl"));
   CHECK_FALSE(lexicalPathProblem("data/..hidden.bin")); // ".." only as a whole component
-  CHECK(*lexicalPathProblem("/etc/passwd") == "path \"/etc/passwd\" escapes the capture folder (absolute path)");
+  CHECK(*lexicalPathProblem("/etc/passwd") ==
+        "path \"/etc/passwd\" escapes the capture folder (absolute path)");
   CHECK(*lexicalPathProblem("../x.cl") == "path \"../x.cl\" escapes the capture folder (\"..\" component)");
   CHECK(lexicalPathProblem("data/../../x.bin"));
   CHECK(lexicalPathProblem("data\\..\\x.bin"));

@@ -1,9 +1,9 @@
 // The incremental capture writer: folder layout, de-duplication, threads, and SIGKILL.
-#include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureRecorder.h"
-#include "clcapture/format/ScalarCodec.h"
 
 #include "TestSupport.h"
+#include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/ScalarCodec.h"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -48,8 +48,9 @@ std::uint64_t recordLaunch(CaptureRecorder &rec, std::uint64_t n, int distinct =
   facts.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
   facts.arguments = {ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("uchar*"),
                                    std::string("global"), 0, 1, std::nullopt, std::nullopt, std::nullopt},
-                     ArgumentFacts{1, ArgumentKind::Scalar, std::string("n"), std::string("int"), std::nullopt,
-                                   std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+                     ArgumentFacts{1, ArgumentKind::Scalar, std::string("n"), std::string("int"),
+                                   std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                   std::nullopt}};
   auto index = rec.append(inst, facts);
   REQUIRE(index);
   return *index;
@@ -106,8 +107,8 @@ TEST_CASE("recorder: refuses to overwrite an earlier capture unless asked", "[re
   REQUIRE(CaptureRecorder::create(dir.path(), header()));
   auto again = CaptureRecorder::create(dir.path(), header());
   REQUIRE_FALSE(again);
-  CHECK(again.error() == (dir / "captures.json").string() +
-                             " already exists; refusing to overwrite an earlier capture");
+  CHECK(again.error() ==
+        (dir / "captures.json").string() + " already exists; refusing to overwrite an earlier capture");
   CHECK(CaptureRecorder::create(dir.path(), header(), CaptureRecorder::IfExists::Replace));
 }
 

@@ -1,9 +1,9 @@
 // The append-only JSON file, and recovery of a file cut at any byte.
-#include "clcapture/format/CaptureReader.h"
-#include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/JsonArrayFile.h"
 
 #include "TestSupport.h"
+#include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/CaptureWriter.h"
 
 #include <catch2/catch.hpp>
 
@@ -66,8 +66,8 @@ TEST_CASE("array file: a cut at every byte recovers exactly the complete records
 }
 
 TEST_CASE("array file: recovery refuses text that is not merely cut short", "[arrayfile][recovery]") {
-  CHECK_FALSE(recoverTruncatedJson("[{\"a\": 1}]", 1));     // complete
-  CHECK_FALSE(recoverTruncatedJson("[{\"a\": 1]", 1));      // mismatched bracket
+  CHECK_FALSE(recoverTruncatedJson("[{\"a\": 1}]", 1));      // complete
+  CHECK_FALSE(recoverTruncatedJson("[{\"a\": 1]", 1));       // mismatched bracket
   CHECK_FALSE(recoverTruncatedJson("{\"a\": {\"b\": 1", 2)); // no record container at that depth
   auto r = recoverTruncatedJson("{\"x\": {\"y\": 1}, \"launches\": [{\"a\": 1}, {\"b\"", 2);
   REQUIRE(r);

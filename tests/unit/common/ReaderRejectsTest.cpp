@@ -1,8 +1,7 @@
 // Every rejection of the reader, one test each, checked against the exact message with its key path.
 // The base record is valid; each case changes one thing.
-#include "clcapture/format/CaptureReader.h"
-
 #include "TestSupport.h"
+#include "clcapture/format/CaptureReader.h"
 
 #include <catch2/catch.hpp>
 #include <functional>
@@ -76,9 +75,10 @@ TEST_CASE("accepts the base record that the rejection cases change", "[reader][r
 
 // --- the file as a whole ---
 TEST_CASE("rejects: invalid JSON, with line and column", "[reader][reject]") {
-  expectTextRejected("[\n  {\"language\": \"OpenCL\",,}\n]",
-                     "captures.json:2:25: invalid JSON: syntax error while parsing object key - unexpected ','; "
-                     "expected string literal");
+  expectTextRejected(
+      "[\n  {\"language\": \"OpenCL\",,}\n]",
+      "captures.json:2:25: invalid JSON: syntax error while parsing object key - unexpected ','; "
+      "expected string literal");
 }
 TEST_CASE("rejects: a top level that is not an array", "[reader][reject]") {
   expectTextRejected("{\"language\": \"OpenCL\"}",
@@ -92,8 +92,9 @@ TEST_CASE("rejects: a number beyond a double's range (found by the fuzzer)", "[r
   expectTextRejected("[1e99999]", "captures.json: invalid JSON: number overflow parsing '1e99999'");
 }
 TEST_CASE("rejects: garbage after a complete array is not mistaken for truncation", "[reader][reject]") {
-  expectTextRejected("[]\n]", "captures.json:2:1: invalid JSON: syntax error while parsing value - unexpected ']'; "
-                              "expected end of input");
+  expectTextRejected("[]\n]",
+                     "captures.json:2:1: invalid JSON: syntax error while parsing value - unexpected ']'; "
+                     "expected end of input");
 }
 
 // --- required keys and their types ---
@@ -106,8 +107,9 @@ TEST_CASE("rejects: language other than OpenCL", "[reader][reject]") {
                  "captures.json: instantiation 0: language: expected \"OpenCL\", got \"CUDA\"");
 }
 TEST_CASE("rejects: endianness other than big or little", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["endianness"] = "middle"; },
-                 "captures.json: instantiation 0: endianness: expected \"little\" or \"big\", got \"middle\"");
+  expectRejected(
+      [](Json &j) { j[0]["endianness"] = "middle"; },
+      "captures.json: instantiation 0: endianness: expected \"little\" or \"big\", got \"middle\"");
 }
 TEST_CASE("rejects: missing kernel_file", "[reader][reject]") {
   expectRejected([](Json &j) { j[0].erase("kernel_file"); },
@@ -118,14 +120,16 @@ TEST_CASE("rejects: kernel_file that is not a string", "[reader][reject]") {
                  "captures.json: instantiation 0: kernel_file: expected a string, got 7");
 }
 TEST_CASE("rejects: absolute kernel_file", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_file"] = "/etc/passwd"; },
-                 "captures.json: instantiation 0: kernel_file: path \"/etc/passwd\" escapes the capture folder "
-                 "(absolute path)");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_file"] = "/etc/passwd"; },
+      "captures.json: instantiation 0: kernel_file: path \"/etc/passwd\" escapes the capture folder "
+      "(absolute path)");
 }
 TEST_CASE("rejects: kernel_file with a .. component", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_file"] = "kernels/../../k.cl"; },
-                 "captures.json: instantiation 0: kernel_file: path \"kernels/../../k.cl\" escapes the capture "
-                 "folder (\"..\" component)");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_file"] = "kernels/../../k.cl"; },
+      "captures.json: instantiation 0: kernel_file: path \"kernels/../../k.cl\" escapes the capture "
+      "folder (\"..\" component)");
 }
 TEST_CASE("rejects: missing entry_point", "[reader][reject]") {
   expectRejected([](Json &j) { j[0].erase("entry_point"); },
@@ -151,8 +155,11 @@ TEST_CASE("rejects: global_size with no dimensions", "[reader][reject]") {
                  "captures.json: instantiation 0: global_size: expected 1 to 3 dimensions, got 0");
 }
 TEST_CASE("rejects: more than three dimensions", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["global_size"] = {4, 4, 4, 4}; },
-                 "captures.json: instantiation 0: global_size: expected 1 to 3 dimensions, got 4");
+  expectRejected(
+      [](Json &j) {
+        j[0]["global_size"] = {4, 4, 4, 4};
+      },
+      "captures.json: instantiation 0: global_size: expected 1 to 3 dimensions, got 4");
 }
 TEST_CASE("rejects: a zero global size", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["global_size"] = {0}; },
@@ -189,8 +196,11 @@ TEST_CASE("rejects: a work-item count that overflows 64 bits", "[reader][reject]
       "captures.json: instantiation 0: global_size: the total number of work-items overflows 64 bits");
 }
 TEST_CASE("rejects: local_size with a different dimension count", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["local_size"] = {8, 8}; },
-                 "captures.json: instantiation 0: local_size: has 2 dimensions but global_size has 1");
+  expectRejected(
+      [](Json &j) {
+        j[0]["local_size"] = {8, 8};
+      },
+      "captures.json: instantiation 0: local_size: has 2 dimensions but global_size has 1");
 }
 TEST_CASE("rejects: a global size that is not a multiple of the local size", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["local_size"] = {48}; },
@@ -206,11 +216,15 @@ TEST_CASE("rejects: a local size larger than the global size", "[reader][reject]
   ReadOptions options;
   options.allowNonUniformWorkGroups = true;
   expectRejected([](Json &j) { j[0]["local_size"] = {512}; },
-                 "captures.json: instantiation 0: local_size[0]: local size 512 exceeds global size 256", options);
+                 "captures.json: instantiation 0: local_size[0]: local size 512 exceeds global size 256",
+                 options);
 }
 TEST_CASE("rejects: global_offset with a different dimension count", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["global_offset"] = {0, 0}; },
-                 "captures.json: instantiation 0: global_offset: has 2 dimensions but global_size has 1");
+  expectRejected(
+      [](Json &j) {
+        j[0]["global_offset"] = {0, 0};
+      },
+      "captures.json: instantiation 0: global_offset: has 2 dimensions but global_size has 1");
 }
 TEST_CASE("rejects: a negative global offset", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["global_offset"] = {-1}; },
@@ -218,16 +232,18 @@ TEST_CASE("rejects: a negative global offset", "[reader][reject]") {
                  "18446744073709551615, got -1");
 }
 TEST_CASE("rejects: an offset whose last work-item id overflows", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["global_offset"] = {18446744073709551615ull}; },
-                 "captures.json: instantiation 0: global_offset[0]: offset 18446744073709551615 plus global size "
-                 "256 overflows 64 bits");
+  expectRejected(
+      [](Json &j) { j[0]["global_offset"] = {18446744073709551615ull}; },
+      "captures.json: instantiation 0: global_offset[0]: offset 18446744073709551615 plus global size "
+      "256 overflows 64 bits");
 }
 
 // --- arguments ---
 TEST_CASE("rejects: kernel_arguments that is not an array", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"] = Json::object(); },
-                 "captures.json: instantiation 0: kernel_arguments: expected an array of kernel arguments, got an "
-                 "object");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"] = Json::object(); },
+      "captures.json: instantiation 0: kernel_arguments: expected an array of kernel arguments, got an "
+      "object");
 }
 TEST_CASE("rejects: an argument without a type", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["kernel_arguments"][0].erase("type"); },
@@ -239,14 +255,16 @@ TEST_CASE("rejects: an argument of an unknown type", "[reader][reject]") {
                  "\"image\" or \"sampler\", got \"pointer\"");
 }
 TEST_CASE("rejects: a scalar value without 0x", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][0]["value"] = "12"; },
-                 "captures.json: instantiation 0: kernel_arguments[0].value: expected a hex string starting with "
-                 "0x, got \"12\"");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"][0]["value"] = "12"; },
+      "captures.json: instantiation 0: kernel_arguments[0].value: expected a hex string starting with "
+      "0x, got \"12\"");
 }
 TEST_CASE("rejects: a scalar value with non-hex digits", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][0]["value"] = "0x12G4"; },
-                 "captures.json: instantiation 0: kernel_arguments[0].value: expected a hex string starting with "
-                 "0x, got \"0x12G4\"");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"][0]["value"] = "0x12G4"; },
+      "captures.json: instantiation 0: kernel_arguments[0].value: expected a hex string starting with "
+      "0x, got \"0x12G4\"");
 }
 TEST_CASE("rejects: a scalar value given as a number", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["kernel_arguments"][0]["value"] = 256; },
@@ -263,30 +281,41 @@ TEST_CASE("rejects: an array in private memory", "[reader][reject]") {
                  "\"local\" or \"constant\", got \"private\"");
 }
 TEST_CASE("rejects: flags given as a string", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][1]["flags"] = "CL_MEM_READ_ONLY"; },
-                 "captures.json: instantiation 0: kernel_arguments[1].flags: expected an array of CL_MEM_* names, "
-                 "got \"CL_MEM_READ_ONLY\"");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"][1]["flags"] = "CL_MEM_READ_ONLY"; },
+      "captures.json: instantiation 0: kernel_arguments[1].flags: expected an array of CL_MEM_* names, "
+      "got \"CL_MEM_READ_ONLY\"");
 }
 TEST_CASE("rejects: an unknown memory flag", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_READ_WRITE", "CL_MEM_FAST"}; },
-                 "captures.json: instantiation 0: kernel_arguments[1].flags[1]: unknown memory flag "
-                 "\"CL_MEM_FAST\" (expected a CL_MEM_* name)");
+  expectRejected(
+      [](Json &j) {
+        j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_READ_WRITE", "CL_MEM_FAST"};
+      },
+      "captures.json: instantiation 0: kernel_arguments[1].flags[1]: unknown memory flag "
+      "\"CL_MEM_FAST\" (expected a CL_MEM_* name)");
 }
 TEST_CASE("rejects: mutually exclusive access flags", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_WRITE_ONLY", "CL_MEM_READ_ONLY"}; },
-                 "captures.json: instantiation 0: kernel_arguments[1].flags: CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY "
-                 "and CL_MEM_READ_ONLY are mutually exclusive");
+  expectRejected(
+      [](Json &j) {
+        j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_WRITE_ONLY", "CL_MEM_READ_ONLY"};
+      },
+      "captures.json: instantiation 0: kernel_arguments[1].flags: CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY "
+      "and CL_MEM_READ_ONLY are mutually exclusive");
 }
 TEST_CASE("rejects: USE_HOST_PTR with COPY_HOST_PTR", "[reader][reject]") {
   expectRejected(
-      [](Json &j) { j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_USE_HOST_PTR", "CL_MEM_COPY_HOST_PTR"}; },
-      "captures.json: instantiation 0: kernel_arguments[1].flags: CL_MEM_USE_HOST_PTR and CL_MEM_COPY_HOST_PTR "
+      [](Json &j) {
+        j[0]["kernel_arguments"][1]["flags"] = {"CL_MEM_USE_HOST_PTR", "CL_MEM_COPY_HOST_PTR"};
+      },
+      "captures.json: instantiation 0: kernel_arguments[1].flags: CL_MEM_USE_HOST_PTR and "
+      "CL_MEM_COPY_HOST_PTR "
       "are mutually exclusive");
 }
 TEST_CASE("rejects: a data path that escapes the folder", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][1]["data"] = "../../etc/shadow"; },
-                 "captures.json: instantiation 0: kernel_arguments[1].data: path \"../../etc/shadow\" escapes the "
-                 "capture folder (\"..\" component)");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"][1]["data"] = "../../etc/shadow"; },
+      "captures.json: instantiation 0: kernel_arguments[1].data: path \"../../etc/shadow\" escapes the "
+      "capture folder (\"..\" component)");
 }
 TEST_CASE("rejects: contents for a local array", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["kernel_arguments"][2]["data"] = "data/a.bin"; },
@@ -305,9 +334,10 @@ TEST_CASE("rejects: an unknown key in a scalar argument", "[reader][reject]") {
                  "argument");
 }
 TEST_CASE("rejects: an unknown key in an image argument", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["kernel_arguments"][3]["format"] = "RGBA"; },
-                 "captures.json: instantiation 0: kernel_arguments[3].format: unknown key \"format\" in an image "
-                 "argument");
+  expectRejected(
+      [](Json &j) { j[0]["kernel_arguments"][3]["format"] = "RGBA"; },
+      "captures.json: instantiation 0: kernel_arguments[3].format: unknown key \"format\" in an image "
+      "argument");
 }
 
 // --- host API calls ---
@@ -316,9 +346,10 @@ TEST_CASE("rejects: a host API call without a line number", "[reader][reject]") 
                  "captures.json: instantiation 0: host_api_calls[0].line_number: missing required key");
 }
 TEST_CASE("rejects: a host API call on line 0", "[reader][reject]") {
-  expectRejected([](Json &j) { j[0]["host_api_calls"][0]["line_number"] = 0; },
-                 "captures.json: instantiation 0: host_api_calls[0].line_number: expected an integer from 1 to "
-                 "18446744073709551615, got 0");
+  expectRejected(
+      [](Json &j) { j[0]["host_api_calls"][0]["line_number"] = 0; },
+      "captures.json: instantiation 0: host_api_calls[0].line_number: expected an integer from 1 to "
+      "18446744073709551615, got 0");
 }
 TEST_CASE("rejects: host_api_calls that is not an array", "[reader][reject]") {
   expectRejected([](Json &j) { j[0]["host_api_calls"] = "main.c:42"; },

@@ -1,7 +1,6 @@
 // The reader on valid input: the hand-written sample capture, lenient mode, file checks.
-#include "clcapture/format/CaptureReader.h"
-
 #include "TestSupport.h"
+#include "clcapture/format/CaptureReader.h"
 
 #include <catch2/catch.hpp>
 
@@ -10,7 +9,8 @@ using clcapture::test::TempDir;
 using clcapture::test::writeFile;
 
 namespace {
-const std::filesystem::path kHandwritten = std::filesystem::path(CLCAPTURE_TEST_DATA_DIR) / "captures/handwritten";
+const std::filesystem::path kHandwritten =
+    std::filesystem::path(CLCAPTURE_TEST_DATA_DIR) / "captures/handwritten";
 
 std::string errorsOf(const CaptureSet &set) {
   std::string s;
@@ -69,7 +69,8 @@ TEST_CASE("reader: unknown keys are warnings in lenient mode", "[reader]") {
 }
 
 TEST_CASE("reader: non-uniform work-groups only when allowed", "[reader]") {
-  const char *text = R"([{"language": "OpenCL", "kernel_file": "k.cl", "global_size": [100], "local_size": [64],
+  const char *text =
+      R"([{"language": "OpenCL", "kernel_file": "k.cl", "global_size": [100], "local_size": [64],
                           "entry_point": "k"}])";
   ReadOptions options;
   options.checkFiles = false;
@@ -95,12 +96,14 @@ TEST_CASE("reader: valid records survive an invalid neighbour", "[reader]") {
 
 TEST_CASE("reader: a missing kernel file is named", "[reader][files]") {
   TempDir dir;
-  writeFile(dir / "captures.json",
-            R"([{"language": "OpenCL", "kernel_file": "kernels/gone.cl", "global_size": [4], "entry_point": "k"}])");
+  writeFile(
+      dir / "captures.json",
+      R"([{"language": "OpenCL", "kernel_file": "kernels/gone.cl", "global_size": [4], "entry_point": "k"}])");
   CaptureSet set = readCapturesFile(dir / "captures.json");
   REQUIRE(set.hasErrors());
-  CHECK(errorsOf(set) == (dir / "captures.json").string() + ": instantiation 0: kernel_file: file "
-                                                            "\"kernels/gone.cl\" does not exist in " +
+  CHECK(errorsOf(set) == (dir / "captures.json").string() +
+                             ": instantiation 0: kernel_file: file "
+                             "\"kernels/gone.cl\" does not exist in " +
                              dir.path().string() + "\n");
 }
 
@@ -108,12 +111,14 @@ TEST_CASE("reader: a data file whose length differs from size", "[reader][files]
   TempDir dir;
   writeFile(dir / "kernels/k.cl", "kernel void k(global int *a) {}");
   writeFile(dir / "data/a.bin", std::string(12, 'x'));
-  writeFile(dir / "captures.json", R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4],
+  writeFile(dir / "captures.json",
+            R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4],
       "entry_point": "k", "kernel_arguments": [{"type": "array", "size": 16, "data": "data/a.bin"}]}])");
   CaptureSet set = readCapturesFile(dir / "captures.json");
-  CHECK(errorsOf(set) == (dir / "captures.json").string() +
-                             ": instantiation 0: kernel_arguments[0].data: file \"data/a.bin\" holds 12 bytes but "
-                             "size is 16\n");
+  CHECK(errorsOf(set) ==
+        (dir / "captures.json").string() +
+            ": instantiation 0: kernel_arguments[0].data: file \"data/a.bin\" holds 12 bytes but "
+            "size is 16\n");
 }
 
 TEST_CASE("reader: a kernel file linked from outside the folder", "[reader][files]") {
@@ -121,8 +126,9 @@ TEST_CASE("reader: a kernel file linked from outside the folder", "[reader][file
   writeFile(outside / "k.cl", "kernel void k() {}");
   std::filesystem::create_directories(dir / "kernels");
   std::filesystem::create_symlink(outside / "k.cl", dir / "kernels/k.cl");
-  writeFile(dir / "captures.json",
-            R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4], "entry_point": "k"}])");
+  writeFile(
+      dir / "captures.json",
+      R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4], "entry_point": "k"}])");
   CaptureSet set = readCapturesFile(dir / "captures.json");
   REQUIRE(set.hasErrors());
   CHECK(errorsOf(set).find("kernel_file: path \"kernels/k.cl\" escapes the capture folder (it resolves to") !=
@@ -147,14 +153,16 @@ TEST_CASE("reader: a file cut mid-record keeps the records before the cut", "[re
   CHECK(set.truncated);
   REQUIRE(set.instantiations.size() == 2);
   CHECK(set.instantiations[1].entryPoint == "b");
-  CHECK(set.diagnostics.at(0).str() == "captures.json: warning: file ends mid-record (the application was killed "
-                                       "while writing); recovered the 2 complete records before byte " +
-                                           std::to_string(text.size()));
+  CHECK(set.diagnostics.at(0).str() ==
+        "captures.json: warning: file ends mid-record (the application was killed "
+        "while writing); recovered the 2 complete records before byte " +
+            std::to_string(text.size()));
   options.recoverTruncated = false;
   CHECK(parseCaptures(text, "captures.json", options).hasErrors());
 }
 
-TEST_CASE("reader: an empty file is an empty capture after a crash, an error otherwise", "[reader][recovery]") {
+TEST_CASE("reader: an empty file is an empty capture after a crash, an error otherwise",
+          "[reader][recovery]") {
   ReadOptions options;
   CaptureSet set = parseCaptures("", "captures.json", options);
   CHECK_FALSE(set.hasErrors());

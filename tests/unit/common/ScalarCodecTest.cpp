@@ -8,7 +8,9 @@
 using namespace clcapture::format;
 
 namespace {
-template <typename T> std::string encodeLittle(const T &v) { return encodeScalar(&v, sizeof v, Endianness::Little); }
+template <typename T> std::string encodeLittle(const T &v) {
+  return encodeScalar(&v, sizeof v, Endianness::Little);
+}
 } // namespace
 
 TEST_CASE("scalar: SPEC example int 1", "[codec]") {

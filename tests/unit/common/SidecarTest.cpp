@@ -1,8 +1,7 @@
 // The sidecar (captures.meta.json): round trip, rejections, and the cross-check with captures.json.
+#include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
-
-#include "TestSupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -27,12 +26,12 @@ Sidecar sample() {
   f.buildOptions = "-DX=1";
   f.device = {"gpu", "NVIDIA Corporation", "OpenCL 3.0 CUDA", "580.1", 64, Endianness::Little};
   f.arguments = {
-      ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("float*"), std::string("global"), 7, 1,
-                    SubBufferFacts{6, 256}, std::nullopt, std::nullopt},
-      ArgumentFacts{1, ArgumentKind::Buffer, std::string("b"), std::string("float*"), std::string("global"), 6, 1,
-                    std::nullopt, std::nullopt, std::string("over the per-buffer cap (1048576 bytes)")},
-      ArgumentFacts{2, ArgumentKind::Svm, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                    std::nullopt, SvmFacts{1, 16}, std::nullopt},
+      ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("float*"), std::string("global"),
+                    7, 1, SubBufferFacts{6, 256}, std::nullopt, std::nullopt},
+      ArgumentFacts{1, ArgumentKind::Buffer, std::string("b"), std::string("float*"), std::string("global"),
+                    6, 1, std::nullopt, std::nullopt, std::string("over the per-buffer cap (1048576 bytes)")},
+      ArgumentFacts{2, ArgumentKind::Svm, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                    std::nullopt, std::nullopt, SvmFacts{1, 16}, std::nullopt},
       ArgumentFacts{3, ArgumentKind::NullBuffer, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                     std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   f.aliases = {{0, 1}};
@@ -69,9 +68,10 @@ TEST_CASE("sidecar: rejects another format and newer versions", "[sidecar]") {
         std::vector<std::string>{"m.json: format: expected \"clcapture-meta\", got \"something-else\""});
   j = Json::parse(serializeSidecar(sample()));
   j["format_version"] = 9;
-  CHECK(errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
-        std::vector<std::string>{"m.json: format_version: version 9 was written by a newer clcapture (this one "
-                                 "reads 1)"});
+  CHECK(
+      errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+      std::vector<std::string>{"m.json: format_version: version 9 was written by a newer clcapture (this one "
+                               "reads 1)"});
 }
 
 TEST_CASE("sidecar: rejects bad launch entries with their key path", "[sidecar]") {
@@ -113,10 +113,11 @@ TEST_CASE("sidecar: cross-check with captures.json", "[sidecar]") {
   Capture c = loadCapture(dir / "captures.json");
   std::string meta = (dir / "captures.meta.json").string();
   CHECK(errors(c.diagnostics) ==
-        std::vector<std::string>{meta + ": launches[1].instantiation: instantiation 3 does not exist (captures.json "
-                                        "has 1)",
-                                 meta + ": launches[0].kernel_name: is \"k\" but instantiation 0 has entry_point "
-                                        "\"other\""});
+        std::vector<std::string>{
+            meta + ": launches[1].instantiation: instantiation 3 does not exist (captures.json "
+                   "has 1)",
+            meta + ": launches[0].kernel_name: is \"k\" but instantiation 0 has entry_point "
+                   "\"other\""});
 }
 
 TEST_CASE("sidecar: the path beside a captures file", "[sidecar]") {

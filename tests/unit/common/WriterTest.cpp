@@ -1,9 +1,8 @@
 // The writer: byte-stable output that uses only the seed's keys, and round trips through the reader.
+#include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/JsonEmitter.h"
-
-#include "TestSupport.h"
 
 #include <catch2/catch.hpp>
 
@@ -23,7 +22,8 @@ Instantiation fullInstantiation() {
   inst.entryPoint = "scale";
   inst.kernelArguments = std::vector<KernelArgument>{
       ArrayArgument{256, AddressSpace::Global, std::vector<std::string>{"CL_MEM_WRITE_ONLY"}, std::nullopt},
-      ArrayArgument{256, AddressSpace::Global, std::vector<std::string>{"CL_MEM_READ_ONLY", "CL_MEM_COPY_HOST_PTR"},
+      ArrayArgument{256, AddressSpace::Global,
+                    std::vector<std::string>{"CL_MEM_READ_ONLY", "CL_MEM_COPY_HOST_PTR"},
                     std::string("data/00000000000000000000000000000000.bin")},
       ArrayArgument{64, AddressSpace::Local, std::nullopt, std::nullopt},
       ScalarArgument{std::string("0x0000000400000002")},
@@ -87,7 +87,9 @@ TEST_CASE("writer: an all-zero offset and a NULL local size are omitted", "[writ
 )");
 }
 
-TEST_CASE("writer: an empty capture is an empty array", "[writer]") { CHECK(serializeCaptures({}) == "[\n]\n"); }
+TEST_CASE("writer: an empty capture is an empty array", "[writer]") {
+  CHECK(serializeCaptures({}) == "[\n]\n");
+}
 
 TEST_CASE("writer: output reloads identically and is byte-stable", "[writer]") {
   std::vector<Instantiation> insts{fullInstantiation(), minimalInstantiation()};

@@ -2,7 +2,8 @@
 //
 // SPEC §3: buffer contents live in DIR/data/<hash>.bin and program sources in DIR/kernels/<entry>-<hash>.cl,
 // named by an xxHash (XXH3) of their bytes so identical contents are stored once. Files appear atomically
-// (written to a temporary name, then renamed), so a crash never leaves a half-written blob under its final name.
+// (written to a temporary name, then renamed), so a crash never leaves a half-written blob under its final
+// name.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,8 +30,8 @@ std::string kernelFileName(std::string_view entry, std::string_view source, std:
 
 /// Writes `bytes` to root/relativeName unless it already exists (identical contents share one file).
 /// Returns true when the file was written, false when it was already there.
-Expected<bool> writeBlobOnce(const std::filesystem::path &root, const std::string &relativeName, const void *bytes,
-                             std::size_t size);
+Expected<bool> writeBlobOnce(const std::filesystem::path &root, const std::string &relativeName,
+                             const void *bytes, std::size_t size);
 
 /// Writes a whole file atomically: root-relative temporary, fsync-free rename over `path`.
 Status writeFileAtomically(const std::filesystem::path &path, const void *bytes, std::size_t size);

@@ -18,6 +18,7 @@ namespace clcapture::format {
 std::optional<std::string> lexicalPathProblem(std::string_view relative);
 
 /// Lexical check, then: the file exists and, links resolved, lies inside `baseDir`.
-std::optional<std::string> containedFileProblem(const std::filesystem::path &baseDir, std::string_view relative);
+std::optional<std::string> containedFileProblem(const std::filesystem::path &baseDir,
+                                                std::string_view relative);
 
 } // namespace clcapture::format

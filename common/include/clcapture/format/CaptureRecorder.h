@@ -27,9 +27,8 @@ public:
   enum class IfExists { Fail, Replace };
 
   /// Creates DIR (and DIR/data, DIR/kernels) and empty captures.json / captures.meta.json.
-  static Expected<std::unique_ptr<CaptureRecorder>> create(const std::filesystem::path &dir,
-                                                           const SidecarHeader &header,
-                                                           IfExists ifExists = IfExists::Fail);
+  static Expected<std::unique_ptr<CaptureRecorder>>
+  create(const std::filesystem::path &dir, const SidecarHeader &header, IfExists ifExists = IfExists::Fail);
 
   const std::filesystem::path &dir() const { return m_dir; }
 

@@ -17,7 +17,9 @@ struct Failure {
   std::string message;
 };
 
-inline Failure fail(std::string message) { return Failure{std::move(message)}; }
+inline Failure fail(std::string message) {
+  return Failure{std::move(message)};
+}
 
 template <typename T> class [[nodiscard]] Expected {
 public:

@@ -69,6 +69,8 @@ bool operator==(const ImageArgument &, const ImageArgument &);
 bool operator==(const SamplerArgument &, const SamplerArgument &);
 bool operator==(const HostApiCall &a, const HostApiCall &b);
 bool operator==(const Instantiation &a, const Instantiation &b);
-inline bool operator!=(const Instantiation &a, const Instantiation &b) { return !(a == b); }
+inline bool operator!=(const Instantiation &a, const Instantiation &b) {
+  return !(a == b);
+}
 
 } // namespace clcapture::format

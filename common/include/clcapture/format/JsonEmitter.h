@@ -19,6 +19,7 @@ constexpr std::size_t kAtIndent = static_cast<std::size_t>(-1);
 
 /// Emits `value`; continuation lines are indented by `indent` spaces (the first line is not: it starts at
 /// `firstColumn`, by default right at the indentation).
-std::string emitJson(const nlohmann::ordered_json &value, int indent = 0, std::size_t firstColumn = kAtIndent);
+std::string emitJson(const nlohmann::ordered_json &value, int indent = 0,
+                     std::size_t firstColumn = kAtIndent);
 
 } // namespace clcapture::format
