@@ -4,8 +4,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CLCAPTURE_BUILD_DIR:-$root/build}
-werror=OFF
-[ "${CI:-}" = "true" ] && werror=ON
+# Under CI warnings are errors; otherwise the cached choice stands (switching would rebuild everything).
+flags=()
+[ "${CI:-}" = "true" ] && flags+=(-DCLCAPTURE_WERROR=ON)
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-cmake -S "$root" -B "$build" -G Ninja -DCLCAPTURE_WERROR=$werror "$@" >/dev/null
+cmake -S "$root" -B "$build" -G Ninja "${flags[@]}" "$@" >/dev/null
 cmake --build "$build"
