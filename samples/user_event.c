@@ -1,0 +1,87 @@
+/* An out-of-order queue whose work is gated by a user event: the host enqueues write → kernel → read, each
+ * waiting on the previous event, and only then opens the gate. A tool that blocks inside
+ * clEnqueueNDRangeKernel (a blocking read, clFinish) deadlocks here; one that reads the kernel's buffer too
+ * early sees zeros instead of the bytes written just before the launch. An alarm turns a hang into exit 3.
+ *   user_event [--in-order] */
+#include "common/sample_util.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *kSource = "kernel void bump(global int *data, int amount) {\n"
+                             "  size_t i = get_global_id(0);\n"
+                             "  data[i] += amount;\n"
+                             "}\n";
+
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char msg[] = "user_event: timed out (deadlock?)\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(3);
+}
+
+int main(int argc, char **argv) {
+  enum { N = 1024 };
+  int inOrder = argc > 1 && !strcmp(argv[1], "--in-order");
+  if (argc > 2 || (argc == 2 && !inOrder)) {
+    fprintf(stderr, "usage: %s [--in-order]\n", argv[0]);
+    return 2;
+  }
+  signal(SIGALRM, on_alarm);
+  alarm(60);
+  cl_platform_id platform;
+  cl_device_id device;
+  sample_pick_device(&platform, &device);
+  cl_int err;
+  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  CHECK_ERR(err, "clCreateContext");
+  cl_command_queue queue =
+      clCreateCommandQueue(context, device, inOrder ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  const char *mode = inOrder ? "in-order" : "out-of-order";
+  if (err == CL_INVALID_QUEUE_PROPERTIES) {
+    queue = clCreateCommandQueue(context, device, 0, &err);
+    mode = "in-order (device has no out-of-order queues)";
+  }
+  CHECK_ERR(err, "clCreateCommandQueue");
+  cl_program program = sample_build(context, device, kSource, "");
+  cl_kernel kernel = clCreateKernel(program, "bump", &err);
+  CHECK_ERR(err, "clCreateKernel");
+
+  static cl_int zeros[N], values[N], result[N];
+  for (int i = 0; i < N; ++i)
+    values[i] = i + 1;
+  cl_mem data = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zeros, zeros, &err);
+  CHECK_ERR(err, "clCreateBuffer");
+  cl_int amount = 1000;
+  CHECK_CL(clSetKernelArg(kernel, 0, sizeof(cl_mem), &data));
+  CHECK_CL(clSetKernelArg(kernel, 1, sizeof amount, &amount));
+
+  cl_event gate = clCreateUserEvent(context, &err);
+  CHECK_ERR(err, "clCreateUserEvent");
+  cl_event written, launched, read;
+  CHECK_CL(clEnqueueWriteBuffer(queue, data, CL_FALSE, 0, sizeof values, values, 1, &gate, &written));
+  size_t global = N, local = 64;
+  CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 1, &written, &launched));
+  CHECK_CL(clEnqueueReadBuffer(queue, data, CL_FALSE, 0, sizeof result, result, 1, &launched, &read));
+  CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
+  CHECK_CL(clWaitForEvents(1, &read));
+
+  int bad = 0;
+  for (int i = 0; i < N; ++i)
+    if (result[i] != values[i] + amount)
+      ++bad;
+  printf("user_event: %s queue, write gated by a user event, then bump by %d: %d mismatches\n", mode, amount,
+         bad);
+  clReleaseEvent(gate);
+  clReleaseEvent(written);
+  clReleaseEvent(launched);
+  clReleaseEvent(read);
+  clReleaseMemObject(data);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  printf(bad ? "FAIL\n" : "PASS\n");
+  return bad ? 1 : 0;
+}
