@@ -40,13 +40,10 @@ int main(int argc, char **argv) {
     }
   }
   size_t n = groups * local;
-  cl_platform_id platform;
   cl_device_id device;
-  sample_pick_device(&platform, &device);
-  cl_int err;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  CHECK_ERR(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+  cl_context context;
+  cl_command_queue queue;
+  cl_int err = sample_open(0, &device, &context, &queue);
   CHECK_ERR(err, "clCreateCommandQueue");
   cl_program program = sample_build(context, device, kSource, racy ? "-DRACY" : "");
   cl_kernel kernel = clCreateKernel(program, "reduce", &err);

@@ -20,13 +20,10 @@ static const char *kSource = "typedef struct { int begin; int end; float scale; 
 
 int main(void) {
   enum { N = 256 };
-  cl_platform_id platform;
   cl_device_id device;
-  sample_pick_device(&platform, &device);
-  cl_int err;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  CHECK_ERR(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+  cl_context context;
+  cl_command_queue queue;
+  cl_int err = sample_open(0, &device, &context, &queue);
   CHECK_ERR(err, "clCreateCommandQueue");
   cl_program program = sample_build(context, device, kSource, "-cl-std=CL1.2");
   cl_kernel kernel = clCreateKernel(program, "affine", &err);

@@ -30,14 +30,10 @@ int main(int argc, char **argv) {
   }
   signal(SIGALRM, on_alarm);
   alarm(60);
-  cl_platform_id platform;
   cl_device_id device;
-  sample_pick_device(&platform, &device);
-  cl_int err;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  CHECK_ERR(err, "clCreateContext");
-  cl_command_queue queue =
-      clCreateCommandQueue(context, device, inOrder ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  cl_context context;
+  cl_command_queue queue;
+  cl_int err = sample_open(inOrder ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &device, &context, &queue);
   const char *mode = inOrder ? "in-order" : "out-of-order";
   if (err == CL_INVALID_QUEUE_PROPERTIES) {
     queue = clCreateCommandQueue(context, device, 0, &err);

@@ -126,11 +126,24 @@ std::string at(const std::string &path, std::size_t i) {
 
 //===--- conversion: JSON types into the model ---------------------------===//
 
-class Converter {
+/// What both converters share: errors go to the reporter and mark the conversion as failed.
+class ConverterBase {
 public:
-  explicit Converter(Reporter &r) : m_r(r) {}
-
+  explicit ConverterBase(Reporter &r) : m_r(r) {}
   bool ok() const { return m_ok; }
+
+protected:
+  void fail(const std::string &path, std::string message) {
+    m_r.error(path, std::move(message));
+    m_ok = false;
+  }
+  Reporter &m_r;
+  bool m_ok = true;
+};
+
+class Converter : public ConverterBase {
+public:
+  using ConverterBase::ConverterBase;
 
   void checkKeys(const Json &obj, const std::string &path, const std::set<std::string> &allowed,
                  const std::string &where) {
@@ -322,15 +335,6 @@ public:
       return std::nullopt;
     return inst;
   }
-
-private:
-  void fail(const std::string &path, std::string message) {
-    m_r.error(path, std::move(message));
-    m_ok = false;
-  }
-
-  Reporter &m_r;
-  bool m_ok = true;
 };
 
 //===--- validation: the seed's rules on the model -----------------------===//
@@ -565,10 +569,7 @@ std::optional<std::string> readWholeFile(const fs::path &path, std::string &erro
 } // namespace
 
 bool CaptureSet::hasErrors() const {
-  for (const auto &d : diagnostics)
-    if (d.severity == Severity::Error)
-      return true;
-  return false;
+  return containsErrors(diagnostics);
 }
 
 std::string CaptureSet::diagnosticsText() const {
@@ -625,9 +626,9 @@ CaptureSet readCapturesFile(const fs::path &path, const ReadOptions &options) {
 
 namespace {
 
-class SidecarConverter {
+class SidecarConverter : public ConverterBase {
 public:
-  explicit SidecarConverter(Reporter &r) : m_r(r) {}
+  using ConverterBase::ConverterBase;
 
   void keys(const Json &obj, const std::string &path, const std::set<std::string> &known) {
     // The sidecar is clcapture's own: later versions may add keys, so unknown ones are only warnings.
@@ -641,7 +642,7 @@ public:
     if (it != obj.end())
       return &*it;
     if (required)
-      error(join(path, key), "missing required key");
+      fail(join(path, key), "missing required key");
     return nullptr;
   }
 
@@ -650,7 +651,7 @@ public:
     if (!v)
       return {};
     if (!v->is_string()) {
-      error(join(path, key), "expected a string, got " + describe(*v));
+      fail(join(path, key), "expected a string, got " + describe(*v));
       return {};
     }
     return v->get<std::string>();
@@ -667,7 +668,7 @@ public:
     if (!v)
       return 0;
     if (!v->is_number_unsigned()) {
-      error(join(path, key), "expected a non-negative integer, got " + describe(*v));
+      fail(join(path, key), "expected a non-negative integer, got " + describe(*v));
       return 0;
     }
     return v->get<std::uint64_t>();
@@ -682,7 +683,7 @@ public:
   bool object(const Json &v, const std::string &path) {
     if (v.is_object())
       return true;
-    error(path, "expected an object, got " + describe(v));
+    fail(path, "expected an object, got " + describe(v));
     return false;
   }
 
@@ -697,12 +698,12 @@ public:
     d.driverVersion = str(v, path, "driver_version", false);
     d.addressBits = static_cast<std::uint32_t>(num(v, path, "address_bits"));
     if (d.addressBits != 32 && d.addressBits != 64)
-      error(join(path, "address_bits"), "expected 32 or 64, got " + std::to_string(d.addressBits));
+      fail(join(path, "address_bits"), "expected 32 or 64, got " + std::to_string(d.addressBits));
     std::string e = str(v, path, "endianness");
     if (auto parsed = parseEndianness(e))
       d.endianness = *parsed;
     else
-      error(join(path, "endianness"), "expected \"little\" or \"big\", got " + inQuotes(e));
+      fail(join(path, "endianness"), "expected \"little\" or \"big\", got " + inQuotes(e));
     return d;
   }
 
@@ -718,7 +719,7 @@ public:
     if (auto parsed = parseArgumentKind(kind))
       a.kind = *parsed;
     else
-      error(join(path, "kind"), "unknown argument kind " + inQuotes(kind));
+      fail(join(path, "kind"), "unknown argument kind " + inQuotes(kind));
     a.name = optStr(v, path, "name");
     a.typeName = optStr(v, path, "type_name");
     a.addressQualifier = optStr(v, path, "address_qualifier");
@@ -749,7 +750,7 @@ public:
     f.instantiation = optNum(v, path, "instantiation");
     f.notCapturedReason = optStr(v, path, "not_captured_reason");
     if (!f.instantiation && !f.notCapturedReason)
-      error(join(path, "not_captured_reason"), "a launch without an instantiation must say why");
+      fail(join(path, "not_captured_reason"), "a launch without an instantiation must say why");
     f.enqueueFunction = str(v, path, "enqueue_function");
     f.kernelName = str(v, path, "kernel_name");
     f.thread = num(v, path, "thread");
@@ -759,13 +760,13 @@ public:
     if (auto parsed = parseProgramOrigin(origin))
       f.programOrigin = *parsed;
     else
-      error(join(path, "program_origin"), "unknown program origin " + inQuotes(origin));
+      fail(join(path, "program_origin"), "unknown program origin " + inQuotes(origin));
     f.buildOptions = str(v, path, "build_options");
     if (const Json *dev = get(v, path, "device"))
       f.device = device(*dev, join(path, "device"));
     if (const Json *args = get(v, path, "arguments")) {
       if (!args->is_array())
-        error(join(path, "arguments"), "expected an array, got " + describe(*args));
+        fail(join(path, "arguments"), "expected an array, got " + describe(*args));
       else
         for (std::size_t i = 0; i < args->size(); ++i)
           f.arguments.push_back(argument((*args)[i], at(join(path, "arguments"), i)));
@@ -776,15 +777,15 @@ public:
       for (std::size_t i = 0; shapeOk && i < aliases->size(); ++i) {
         const Json &group = (*aliases)[i];
         if (!group.is_array() || group.size() < 2) {
-          error(at(p, i), "expected an array of at least two argument indices, got " + describe(group));
+          fail(at(p, i), "expected an array of at least two argument indices, got " + describe(group));
           shapeOk = false;
           break;
         }
         std::vector<std::uint32_t> members;
         for (std::size_t k = 0; k < group.size(); ++k) {
           if (!group[k].is_number_unsigned() || group[k].get<std::uint64_t>() >= f.arguments.size()) {
-            error(at(at(p, i), k), "expected an argument index below " + std::to_string(f.arguments.size()) +
-                                       ", got " + describe(group[k]));
+            fail(at(at(p, i), k), "expected an argument index below " + std::to_string(f.arguments.size()) +
+                                      ", got " + describe(group[k]));
             shapeOk = false;
             break;
           }
@@ -793,7 +794,7 @@ public:
         f.aliases.push_back(std::move(members));
       }
       if (!aliases->is_array())
-        error(p, "expected an array of index groups, got " + describe(*aliases));
+        fail(p, "expected an array of index groups, got " + describe(*aliases));
     }
     return f;
   }
@@ -805,14 +806,14 @@ public:
     Sidecar s;
     std::string format = str(v, "", "format");
     if (!format.empty() && format != "clcapture-meta") {
-      error("format", "expected \"clcapture-meta\", got " + inQuotes(format));
+      fail("format", "expected \"clcapture-meta\", got " + inQuotes(format));
       return std::nullopt;
     }
     std::uint64_t version = num(v, "", "format_version");
     if (version > static_cast<std::uint64_t>(kSidecarFormatVersion)) {
-      error("format_version", "version " + std::to_string(version) +
-                                  " was written by a newer clcapture (this one reads " +
-                                  std::to_string(kSidecarFormatVersion) + ")");
+      fail("format_version", "version " + std::to_string(version) +
+                                 " was written by a newer clcapture (this one reads " +
+                                 std::to_string(kSidecarFormatVersion) + ")");
       return std::nullopt;
     }
     s.header.formatVersion = static_cast<int>(version);
@@ -825,7 +826,7 @@ public:
     }
     if (const Json *launches = get(v, "", "launches")) {
       if (!launches->is_array()) {
-        error("launches", "expected an array, got " + describe(*launches));
+        fail("launches", "expected an array, got " + describe(*launches));
       } else {
         for (std::size_t i = 0; i < launches->size() && !m_r.list().full(); ++i)
           s.launches.push_back(launch((*launches)[i], at("launches", i)));
@@ -835,23 +836,12 @@ public:
       return std::nullopt;
     return s;
   }
-
-private:
-  void error(const std::string &path, std::string message) {
-    m_r.error(path, std::move(message));
-    m_ok = false;
-  }
-  Reporter &m_r;
-  bool m_ok = true;
 };
 
 } // namespace
 
 bool SidecarSet::hasErrors() const {
-  for (const auto &d : diagnostics)
-    if (d.severity == Severity::Error)
-      return true;
-  return false;
+  return containsErrors(diagnostics);
 }
 
 SidecarSet parseSidecar(std::string_view text, std::string_view displayName, const ReadOptions &options) {
@@ -889,10 +879,7 @@ fs::path sidecarPathFor(const fs::path &capturesPath) {
 }
 
 bool Capture::hasErrors() const {
-  for (const auto &d : diagnostics)
-    if (d.severity == Severity::Error)
-      return true;
-  return false;
+  return containsErrors(diagnostics);
 }
 
 const LaunchFacts *Capture::factsFor(std::size_t k) const {

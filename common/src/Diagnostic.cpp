@@ -22,6 +22,13 @@ std::string Diagnostic::str() const {
   return s;
 }
 
+bool containsErrors(const std::vector<Diagnostic> &diagnostics) {
+  for (const auto &d : diagnostics)
+    if (d.severity == Severity::Error)
+      return true;
+  return false;
+}
+
 void DiagnosticList::add(Diagnostic d) {
   if (d.severity == Severity::Error) {
     if (full()) {

@@ -51,6 +51,19 @@ static inline void sample_pick_device(cl_platform_id *platform, cl_device_id *de
   exit(2);
 }
 
+/* Picks a device, creates a context on it and a command queue with `properties`. Returns the queue's
+ * creation status so that a caller can fall back when the properties are not supported. */
+static inline cl_int sample_open(cl_command_queue_properties properties, cl_device_id *device,
+                                 cl_context *context, cl_command_queue *queue) {
+  cl_platform_id platform;
+  sample_pick_device(&platform, device);
+  cl_int err;
+  *context = clCreateContext(NULL, 1, device, NULL, NULL, &err);
+  CHECK_ERR(err, "clCreateContext");
+  *queue = clCreateCommandQueue(*context, *device, properties, &err);
+  return err;
+}
+
 /* Builds `source`; on failure prints the build log and exits. */
 static inline cl_program sample_build(cl_context context, cl_device_id device, const char *source,
                                       const char *options) {

@@ -28,6 +28,9 @@ struct Diagnostic {
   std::string str() const;
 };
 
+/// True when any of `diagnostics` is an error (warnings do not count).
+bool containsErrors(const std::vector<Diagnostic> &diagnostics);
+
 /// Collects diagnostics, capping the number of errors so a hopeless file does not flood the user.
 class DiagnosticList {
 public:
