@@ -2,6 +2,7 @@
 
 #include "DriverSet.h"
 
+#include "DispatchPatcher.h"
 #include "Log.h"
 
 #include <algorithm>
@@ -140,6 +141,9 @@ DriverSet::DriverSet() {
       m_problems.push_back("skipped " + lib + ": clIcdGetPlatformIDsKHR failed");
       continue;
     }
+    // Hooks go into the driver's own table before the application can see any of its handles.
+    for (cl_platform_id platform : d.platforms)
+      DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform));
     log(LogLevel::Info,
         "forwarding to " + lib + " (" + std::to_string(count) + " platform" + (count == 1 ? "" : "s") + ")");
     m_drivers.push_back(std::move(d));

@@ -1,0 +1,392 @@
+//===- CaptureEngine.cpp - What the hooks learn, and the launches it records -===//
+
+#include "CaptureEngine.h"
+
+#include "Log.h"
+#include "clcapture/format/CaptureRecorder.h"
+#include "clcapture/format/MemFlags.h"
+#include "clcapture/format/ScalarCodec.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace clcapture::layer {
+
+namespace fmt = clcapture::format;
+
+namespace {
+
+struct ProgramInfo {
+  std::uint64_t id = 0;
+  std::string source;
+  std::string options; ///< the application's own build options
+  long refs = 1;
+};
+
+struct ArgValue {
+  bool set = false;
+  std::vector<std::uint8_t> bytes; ///< empty when the value pointer was NULL
+  std::size_t size = 0;
+};
+
+struct KernelInfo {
+  std::shared_ptr<ProgramInfo> program; ///< shared: the kernel keeps its program alive in the driver too
+  std::string name;
+  std::vector<ArgValue> args;
+  long refs = 1;
+};
+
+struct MemInfo {
+  std::uint64_t id = 0;
+  cl_mem_flags flags = 0;
+  std::size_t size = 0;
+  long refs = 1;
+};
+
+std::string executableName() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return "app";
+  buf[n] = '\0';
+  std::string path(buf);
+  return path;
+}
+
+std::string baseName(const std::string &path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string deviceString(const cl_icd_dispatch &d, cl_device_id device, cl_device_info what) {
+  std::size_t size = 0;
+  if (d.clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+    return {};
+  std::string s(size, '\0');
+  if (d.clGetDeviceInfo(device, what, size, s.data(), nullptr) != CL_SUCCESS)
+    return {};
+  while (!s.empty() && s.back() == '\0')
+    s.pop_back();
+  return s;
+}
+
+std::string kernelArgString(const cl_icd_dispatch &d, cl_kernel kernel, cl_uint index,
+                            cl_kernel_arg_info what) {
+  std::size_t size = 0;
+  if (!d.clGetKernelArgInfo || d.clGetKernelArgInfo(kernel, index, what, 0, nullptr, &size) != CL_SUCCESS ||
+      size == 0)
+    return {};
+  std::string s(size, '\0');
+  if (d.clGetKernelArgInfo(kernel, index, what, size, s.data(), nullptr) != CL_SUCCESS)
+    return {};
+  while (!s.empty() && s.back() == '\0')
+    s.pop_back();
+  return s;
+}
+
+} // namespace
+
+struct CaptureEngine::State {
+  std::mutex mutex;
+  std::atomic<bool> enabled{true};
+  std::map<cl_program, std::shared_ptr<ProgramInfo>> programs;
+  std::map<cl_kernel, KernelInfo> kernels;
+  std::map<cl_mem, MemInfo> mems;
+  std::map<cl_command_queue, std::uint64_t> queues;
+  std::map<std::thread::id, std::uint64_t> threads;
+  std::map<cl_device_id, fmt::DeviceFacts> devices;
+  std::uint64_t nextProgram = 0, nextMem = 0, launches = 0;
+  std::unique_ptr<fmt::CaptureRecorder> recorder;
+  bool recorderTried = false;
+  std::string executable = executableName();
+
+  fmt::CaptureRecorder *recorderLocked() {
+    if (recorderTried)
+      return recorder.get();
+    recorderTried = true;
+    const char *dirEnv = std::getenv("CLCAPTURE_DIR");
+    std::string dir =
+        dirEnv && *dirEnv ? dirEnv : "clcapture-" + baseName(executable) + "-" + std::to_string(::getpid());
+    fmt::SidecarHeader header;
+    header.clcaptureVersion = CLCAPTURE_VERSION;
+    header.process = {executable, static_cast<std::uint64_t>(::getpid()), utcNow()};
+    auto created = fmt::CaptureRecorder::create(dir, header);
+    if (!created) {
+      log(LogLevel::Error, created.error() + "; capture disabled");
+      enabled = false;
+      return nullptr;
+    }
+    recorder = std::move(created.value());
+    log(LogLevel::Info, "capturing into " + dir);
+    return recorder.get();
+  }
+
+  const fmt::DeviceFacts &deviceFacts(const cl_icd_dispatch &d, cl_device_id device) {
+    auto it = devices.find(device);
+    if (it != devices.end())
+      return it->second;
+    fmt::DeviceFacts f;
+    f.name = deviceString(d, device, CL_DEVICE_NAME);
+    f.vendor = deviceString(d, device, CL_DEVICE_VENDOR);
+    f.version = deviceString(d, device, CL_DEVICE_VERSION);
+    f.driverVersion = deviceString(d, device, CL_DRIVER_VERSION);
+    cl_uint bits = 64;
+    d.clGetDeviceInfo(device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, nullptr);
+    f.addressBits = bits;
+    cl_bool little = CL_TRUE;
+    d.clGetDeviceInfo(device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, nullptr);
+    f.endianness = little ? fmt::Endianness::Little : fmt::Endianness::Big;
+    return devices.emplace(device, f).first->second;
+  }
+};
+
+CaptureEngine &CaptureEngine::instance() {
+  static CaptureEngine *engine = new CaptureEngine(); // never destroyed: hooks may run during exit
+  return *engine;
+}
+
+CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {}
+
+bool CaptureEngine::enabled() const {
+  return m_state->enabled.load(std::memory_order_relaxed);
+}
+
+void CaptureEngine::disable(const std::string &what) {
+  if (m_state->enabled.exchange(false))
+    log(LogLevel::Error, what + "; capture disabled for the rest of the run");
+}
+
+void CaptureEngine::programCreated(cl_program program, std::string source) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto p = std::make_shared<ProgramInfo>();
+  p->id = m_state->nextProgram++;
+  p->source = std::move(source);
+  m_state->programs[program] = std::move(p);
+}
+
+void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->programs.find(program);
+  if (it != m_state->programs.end())
+    it->second->options = originalOptions ? originalOptions : "";
+}
+
+void CaptureEngine::programRetained(cl_program program) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->programs.find(program);
+  if (it != m_state->programs.end())
+    ++it->second->refs;
+}
+
+void CaptureEngine::programReleased(cl_program program) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->programs.find(program);
+  if (it != m_state->programs.end() && --it->second->refs <= 0)
+    m_state->programs.erase(it);
+}
+
+void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const char *name) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  KernelInfo k;
+  auto it = m_state->programs.find(program);
+  if (it != m_state->programs.end())
+    k.program = it->second;
+  k.name = name ? name : "";
+  m_state->kernels[kernel] = std::move(k);
+}
+
+void CaptureEngine::kernelRetained(cl_kernel kernel) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->kernels.find(kernel);
+  if (it != m_state->kernels.end())
+    ++it->second.refs;
+}
+
+void CaptureEngine::kernelReleased(cl_kernel kernel) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->kernels.find(kernel);
+  if (it != m_state->kernels.end() && --it->second.refs <= 0)
+    m_state->kernels.erase(it);
+}
+
+void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->kernels.find(kernel);
+  if (it == m_state->kernels.end())
+    return;
+  auto &args = it->second.args;
+  if (args.size() <= index)
+    args.resize(index + 1);
+  ArgValue &a = args[index];
+  a.set = true;
+  a.size = size;
+  a.bytes.clear();
+  if (value)
+    a.bytes.assign(static_cast<const std::uint8_t *>(value), static_cast<const std::uint8_t *>(value) + size);
+}
+
+void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  MemInfo m;
+  m.id = m_state->nextMem++;
+  m.flags = flags;
+  m.size = size;
+  m_state->mems[mem] = m;
+}
+
+void CaptureEngine::memRetained(cl_mem mem) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->mems.find(mem);
+  if (it != m_state->mems.end())
+    ++it->second.refs;
+}
+
+void CaptureEngine::memReleased(cl_mem mem) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->mems.find(mem);
+  if (it != m_state->mems.end() && --it->second.refs <= 0)
+    m_state->mems.erase(it);
+}
+
+void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, cl_kernel kernel,
+                             const LaunchShape &shape) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  State &s = *m_state;
+  std::uint64_t launch = s.launches++;
+  auto kit = s.kernels.find(kernel);
+  if (kit == s.kernels.end() || !kit->second.program) {
+    log(LogLevel::Warning, "launch " + std::to_string(launch) +
+                               ": kernel not created through clCreateKernel "
+                               "from a source program; not captured");
+    return;
+  }
+  const KernelInfo &k = kit->second;
+  fmt::CaptureRecorder *rec = s.recorderLocked();
+  if (!rec)
+    return;
+
+  cl_device_id device = nullptr;
+  if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||
+      d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS) {
+    log(LogLevel::Warning,
+        "launch " + std::to_string(launch) + ": cannot ask the driver about the queue; not captured");
+    return;
+  }
+  const fmt::DeviceFacts &dev = s.deviceFacts(d, device);
+
+  fmt::LaunchFacts facts;
+  facts.launch = launch;
+  facts.enqueueFunction = shape.enqueueFunction;
+  facts.kernelName = k.name;
+  facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
+  facts.queue = s.queues.emplace(queue, s.queues.size()).first->second;
+  facts.program = k.program->id;
+  facts.buildOptions = k.program->options;
+  facts.device = dev;
+
+  fmt::Instantiation inst;
+  inst.endianness = dev.endianness;
+  auto kernelFile = rec->putKernelSource(k.name, k.program->source);
+  if (!kernelFile) {
+    disable(kernelFile.error());
+    return;
+  }
+  inst.kernelFile = *kernelFile;
+  inst.globalSize = shape.globalSize;
+  if (!shape.localSize.empty())
+    inst.localSize = shape.localSize;
+  if (!shape.globalOffset.empty())
+    inst.globalOffset = shape.globalOffset;
+  inst.compilerFlags = k.program->options;
+  inst.entryPoint = k.name;
+
+  cl_uint numArgs = 0;
+  d.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr);
+  std::vector<fmt::KernelArgument> args;
+  std::map<std::uint64_t, std::vector<std::uint32_t>> byMem;
+  for (cl_uint i = 0; i < numArgs; ++i) {
+    ArgValue value = i < k.args.size() ? k.args[i] : ArgValue{};
+    fmt::ArgumentFacts af;
+    af.index = i;
+    std::string name = kernelArgString(d, kernel, i, CL_KERNEL_ARG_NAME);
+    std::string type = kernelArgString(d, kernel, i, CL_KERNEL_ARG_TYPE_NAME);
+    if (!name.empty())
+      af.name = name;
+    if (!type.empty())
+      af.typeName = type;
+    cl_kernel_arg_address_qualifier qualifier = 0;
+    bool haveQualifier =
+        d.clGetKernelArgInfo && d.clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                     sizeof qualifier, &qualifier, nullptr) == CL_SUCCESS;
+    cl_mem mem = nullptr;
+    if (value.bytes.size() == sizeof(cl_mem))
+      std::memcpy(&mem, value.bytes.data(), sizeof mem);
+    auto memIt = mem ? s.mems.find(mem) : s.mems.end();
+    bool isLocal =
+        haveQualifier ? qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL : (value.set && value.bytes.empty());
+    bool isBuffer = haveQualifier ? (qualifier == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+                                     qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+                                  : memIt != s.mems.end();
+    bool isImage = type.rfind("image", 0) == 0;
+    if (isLocal) {
+      af.kind = fmt::ArgumentKind::LocalMemory;
+      af.addressQualifier = "local";
+      args.push_back(fmt::ArrayArgument{value.size ? std::optional<std::uint64_t>(value.size) : std::nullopt,
+                                        fmt::AddressSpace::Local, std::nullopt, std::nullopt});
+    } else if (isImage) {
+      af.kind = fmt::ArgumentKind::Image;
+      args.push_back(fmt::ImageArgument{});
+    } else if (type == "sampler_t") {
+      af.kind = fmt::ArgumentKind::Sampler;
+      args.push_back(fmt::SamplerArgument{});
+    } else if (isBuffer) {
+      bool constant = haveQualifier && qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      af.addressQualifier = constant ? "constant" : "global";
+      auto space = constant ? fmt::AddressSpace::Constant : fmt::AddressSpace::Global;
+      if (memIt == s.mems.end()) {
+        af.kind = mem ? fmt::ArgumentKind::Unknown : fmt::ArgumentKind::NullBuffer;
+        args.push_back(fmt::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
+      } else {
+        af.kind = fmt::ArgumentKind::Buffer;
+        af.memObject = memIt->second.id;
+        af.memFlags = memIt->second.flags;
+        af.dataSkipped = "buffer contents are not captured yet";
+        byMem[memIt->second.id].push_back(i);
+        args.push_back(fmt::ArrayArgument{memIt->second.size, space, fmt::memFlagNames(memIt->second.flags),
+                                          std::nullopt});
+      }
+    } else {
+      af.kind = fmt::ArgumentKind::Scalar;
+      fmt::ScalarArgument scalar;
+      if (value.set && !value.bytes.empty())
+        scalar.value = fmt::encodeScalar(value.bytes, dev.endianness);
+      args.push_back(scalar);
+    }
+    facts.arguments.push_back(af);
+  }
+  for (const auto &[id, group] : byMem)
+    if (group.size() > 1)
+      facts.aliases.push_back(group);
+  inst.kernelArguments = std::move(args);
+  auto index = rec->append(inst, facts);
+  if (!index)
+    disable(index.error());
+}
+
+} // namespace clcapture::layer

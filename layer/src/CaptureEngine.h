@@ -1,0 +1,72 @@
+//===- CaptureEngine.h - What the hooks learn, and the launches it records -*- C++ -*-===//
+//
+// The engine mirrors the application's programs, kernels (with their argument values) and buffers, keyed by
+// the driver's real handles, and turns each successful launch into an instantiation plus launch facts in the
+// capture folder (common/'s CaptureRecorder). Handles are forgotten when the application's own reference
+// count reaches zero, because drivers reuse them. Any internal failure is logged once and turns capture off;
+// the application's calls and results are never affected.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <CL/cl_icd.h>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clcapture::layer {
+
+struct LaunchShape {
+  cl_uint workDim = 1;
+  std::vector<std::uint64_t> globalOffset; ///< empty: NULL
+  std::vector<std::uint64_t> globalSize;
+  std::vector<std::uint64_t> localSize; ///< empty: NULL
+  const char *enqueueFunction = "clEnqueueNDRangeKernel";
+};
+
+class CaptureEngine {
+public:
+  static CaptureEngine &instance();
+  bool enabled() const;
+
+  void programCreated(cl_program program, std::string source);
+  void programBuilt(cl_program program, const char *originalOptions);
+  void programRetained(cl_program program);
+  void programReleased(cl_program program);
+  void kernelCreated(cl_kernel kernel, cl_program program, const char *name);
+  void kernelRetained(cl_kernel kernel);
+  void kernelReleased(cl_kernel kernel);
+  void kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value);
+  void bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size);
+  void memRetained(cl_mem mem);
+  void memReleased(cl_mem mem);
+  /// Records a launch that the driver accepted.
+  void launched(const cl_icd_dispatch &driver, cl_command_queue queue, cl_kernel kernel,
+                const LaunchShape &shape);
+
+  /// Logs `what` once and stops capturing.
+  void disable(const std::string &what);
+
+  CaptureEngine(const CaptureEngine &) = delete;
+  CaptureEngine &operator=(const CaptureEngine &) = delete;
+
+private:
+  CaptureEngine();
+  struct State;
+  std::unique_ptr<State> m_state;
+};
+
+/// Runs `f`, turning any exception into disabling the capture: nothing may cross the C ABI.
+template <typename F> void guarded(const char *where, F &&f) noexcept {
+  try {
+    if (CaptureEngine::instance().enabled())
+      f();
+  } catch (const std::exception &e) {
+    CaptureEngine::instance().disable(std::string(where) + ": " + e.what());
+  } catch (...) {
+    CaptureEngine::instance().disable(std::string(where) + ": unknown exception");
+  }
+}
+
+} // namespace clcapture::layer

@@ -1,0 +1,41 @@
+//===- DispatchPatcher.h - Hooks installed in a driver's own dispatch table -*- C++ -*-===//
+//
+// opencl-notes.md, "Ways to sit in front of a driver": patching the driver's dispatch table in place works
+// with PoCL, Oclgrind and NVIDIA, and keeps every handle the driver's own (Oclgrind rejects foreign dispatch
+// pointers). Only the hooked entries are overwritten; every other entry stays the driver's function, so all
+// of the 100+ entry points are forwarded unchanged without a line of forwarding code. The driver's original
+// entries are kept so that each hook can forward to them.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <CL/cl_icd.h>
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+
+namespace clcapture::layer {
+
+class DispatchPatcher {
+public:
+  static DispatchPatcher &instance();
+
+  /// Installs the hooks into `table` (once per table). False, with a log line, if it cannot be written.
+  bool patch(cl_icd_dispatch *table);
+
+  /// The driver's own entries for the table `object` dispatches through (the hooked ones and those listed
+  /// in CLCAPTURE_ENGINE_CALLS; the rest are null); nullptr for an unknown table.
+  const cl_icd_dispatch *original(const void *object) const;
+
+private:
+  struct Patched {
+    const cl_icd_dispatch *table = nullptr;
+    cl_icd_dispatch original{};
+  };
+  std::mutex m_mutex;
+  std::array<Patched, 16> m_patched{};
+  std::atomic<std::size_t> m_count{0};
+};
+
+} // namespace clcapture::layer

@@ -1,0 +1,212 @@
+//===- Hooks.cpp - The hand-written hooks: forward unchanged, then record -===//
+//
+// Every hook calls the driver's own entry first with the application's arguments, returns the driver's
+// result untouched, and records only when the call succeeded. Recording never throws across the C ABI
+// (guarded) and never changes what the application sees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hooks.h"
+
+#include "CaptureEngine.h"
+#include "DispatchPatcher.h"
+#include "Log.h"
+
+#include <string>
+
+namespace clcapture::layer::hooks {
+
+namespace {
+
+/// The driver's own entries for `object`. Hooks are reached only through patched tables, so this is
+/// never null in practice; the check keeps a corrupted handle from turning into a crash of ours.
+const cl_icd_dispatch *driverOf(const void *object) {
+  return DispatchPatcher::instance().original(object);
+}
+
+std::vector<std::uint64_t> dims(cl_uint n, const size_t *values) {
+  std::vector<std::uint64_t> out;
+  if (values)
+    for (cl_uint i = 0; i < n; ++i)
+      out.push_back(values[i]);
+  return out;
+}
+
+} // namespace
+
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                                                 const size_t *lengths, cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_program program = d->clCreateProgramWithSource(context, count, strings, lengths, errcode_ret);
+  if (program)
+    guarded("clCreateProgramWithSource", [&] {
+      // OpenCL 1.2 §5.8.1: a length of 0 (or no lengths array) means a NUL-terminated string.
+      std::string source;
+      for (cl_uint i = 0; i < count; ++i)
+        source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
+      CaptureEngine::instance().programCreated(program, std::move(source));
+    });
+  return program;
+}
+
+cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                  const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                  void *user_data) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  // PoCL answers clGetKernelArgInfo only for programs built with -cl-kernel-arg-info (opencl-notes.md); the
+  // option changes nothing else, and the application's own options are what the capture records.
+  std::string withArgInfo = std::string(options ? options : "") + " -cl-kernel-arg-info";
+  cl_int status =
+      d->clBuildProgram(program, num_devices, device_list, withArgInfo.c_str(), pfn_notify, user_data);
+  guarded("clBuildProgram", [&] { CaptureEngine::instance().programBuilt(program, options); });
+  return status;
+}
+
+cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  cl_int status = d->clRetainProgram(program);
+  if (status == CL_SUCCESS)
+    guarded("clRetainProgram", [&] { CaptureEngine::instance().programRetained(program); });
+  return status;
+}
+
+cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  cl_int status = d->clReleaseProgram(program);
+  if (status == CL_SUCCESS)
+    guarded("clReleaseProgram", [&] { CaptureEngine::instance().programReleased(program); });
+  return status;
+}
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_PROGRAM;
+    return nullptr;
+  }
+  cl_kernel kernel = d->clCreateKernel(program, kernel_name, errcode_ret);
+  if (kernel)
+    guarded("clCreateKernel", [&] { CaptureEngine::instance().kernelCreated(kernel, program, kernel_name); });
+  return kernel;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  const cl_icd_dispatch *d = driverOf(kernel);
+  if (!d)
+    return CL_INVALID_KERNEL;
+  cl_int status = d->clRetainKernel(kernel);
+  if (status == CL_SUCCESS)
+    guarded("clRetainKernel", [&] { CaptureEngine::instance().kernelRetained(kernel); });
+  return status;
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  const cl_icd_dispatch *d = driverOf(kernel);
+  if (!d)
+    return CL_INVALID_KERNEL;
+  cl_int status = d->clReleaseKernel(kernel);
+  if (status == CL_SUCCESS)
+    guarded("clReleaseKernel", [&] { CaptureEngine::instance().kernelReleased(kernel); });
+  return status;
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                  const void *arg_value) {
+  const cl_icd_dispatch *d = driverOf(kernel);
+  if (!d)
+    return CL_INVALID_KERNEL;
+  cl_int status = d->clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+  if (status == CL_SUCCESS)
+    guarded("clSetKernelArg",
+            [&] { CaptureEngine::instance().kernelArgSet(kernel, arg_index, arg_size, arg_value); });
+  return status;
+}
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                                  cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_mem mem = d->clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
+  if (mem)
+    guarded("clCreateBuffer", [&] { CaptureEngine::instance().bufferCreated(mem, flags, size); });
+  return mem;
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  const cl_icd_dispatch *d = driverOf(memobj);
+  if (!d)
+    return CL_INVALID_MEM_OBJECT;
+  cl_int status = d->clRetainMemObject(memobj);
+  if (status == CL_SUCCESS)
+    guarded("clRetainMemObject", [&] { CaptureEngine::instance().memRetained(memobj); });
+  return status;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  const cl_icd_dispatch *d = driverOf(memobj);
+  if (!d)
+    return CL_INVALID_MEM_OBJECT;
+  cl_int status = d->clReleaseMemObject(memobj);
+  if (status == CL_SUCCESS)
+    guarded("clReleaseMemObject", [&] { CaptureEngine::instance().memReleased(memobj); });
+  return status;
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                                          const size_t *global_work_offset, const size_t *global_work_size,
+                                          const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  cl_int status =
+      d->clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                                local_work_size, num_events_in_wait_list, event_wait_list, event);
+  if (status == CL_SUCCESS)
+    guarded("clEnqueueNDRangeKernel", [&] {
+      LaunchShape shape;
+      shape.workDim = work_dim;
+      shape.globalOffset = dims(work_dim, global_work_offset);
+      shape.globalSize = dims(work_dim, global_work_size);
+      shape.localSize = dims(work_dim, local_work_size);
+      CaptureEngine::instance().launched(*d, command_queue, kernel, shape);
+    });
+  return status;
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  cl_int status = d->clEnqueueTask(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
+  if (status == CL_SUCCESS)
+    guarded("clEnqueueTask", [&] {
+      // OpenCL 1.2 §5.8: a task is an NDRange of one work-item in one work-group.
+      LaunchShape shape;
+      shape.globalSize = {1};
+      shape.localSize = {1};
+      shape.enqueueFunction = "clEnqueueTask";
+      CaptureEngine::instance().launched(*d, command_queue, kernel, shape);
+    });
+  return status;
+}
+
+} // namespace clcapture::layer::hooks

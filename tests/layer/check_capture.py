@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Checks a capture folder written by libclcapture.so for one of the samples.
+
+usage: check_capture.py SAMPLE DIR SCHEMAS_DIR
+
+Every capture must validate against schemas/, name kernel files that exist and hold the entry point, and
+pair each instantiation with exactly one launch in the sidecar. Then the sample's own expectations are
+checked: instantiation count, sizes, argument kinds, flags, scalar values. Exits 1 with one line per
+failed expectation.
+"""
+import json
+import os
+import sys
+
+import jsonschema
+
+failures = []
+
+
+def expect(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def array(size, space, flags=None):
+    arg = {"type": "array", "size": size, "address_space": space}
+    if flags is not None:
+        arg["flags"] = flags
+    return arg
+
+
+def scalar(value):
+    return {"type": "scalar", "value": value}
+
+
+def check_common(captures, meta, folder):
+    launches = {l["instantiation"]: l for l in meta["launches"] if l["instantiation"] is not None}
+    for i, inst in enumerate(captures):
+        kernel = os.path.join(folder, inst["kernel_file"])
+        expect(os.path.isfile(kernel), f"instantiation {i}: kernel file {inst['kernel_file']} missing")
+        if os.path.isfile(kernel):
+            with open(kernel, encoding="utf-8") as f:
+                expect(f"kernel void {inst['entry_point']}(" in f.read(),
+                       f"instantiation {i}: kernel file does not define {inst['entry_point']}")
+        expect(i in launches, f"instantiation {i}: no launch facts in the sidecar")
+        if i in launches:
+            expect(launches[i]["kernel_name"] == inst["entry_point"], f"instantiation {i}: sidecar names another kernel")
+            expect(len(launches[i]["arguments"]) == len(inst.get("kernel_arguments", [])),
+                   f"instantiation {i}: sidecar has a different argument count")
+    return launches
+
+
+def main():
+    sample, folder, schemas = sys.argv[1], sys.argv[2], sys.argv[3]
+    with open(os.path.join(folder, "captures.json"), encoding="utf-8") as f:
+        captures = json.load(f)
+    with open(os.path.join(folder, "captures.meta.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    for name, doc in (("captures.schema.json", captures), ("captures.meta.schema.json", meta)):
+        with open(os.path.join(schemas, name), encoding="utf-8") as f:
+            schema = json.load(f)
+        for e in jsonschema.Draft202012Validator(schema).iter_errors(doc):
+            failures.append(f"{name}: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
+    launches = check_common(captures, meta, folder)
+
+    if sample in ("reduce", "reduce-racy"):
+        expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
+        inst = captures[0]
+        expect(inst["entry_point"] == "reduce", "entry point")
+        expect(inst["global_size"] == [256] and inst.get("local_size") == [64], "sizes")
+        expect(inst["compiler_flags"] == ("-DRACY" if sample == "reduce-racy" else ""), "the app's own build options")
+        expect(inst["kernel_arguments"] == [
+            array(1024, "global", ["CL_MEM_READ_ONLY", "CL_MEM_COPY_HOST_PTR"]),
+            array(16, "global", ["CL_MEM_WRITE_ONLY"]),
+            {"type": "array", "size": 256, "address_space": "local"}], f"arguments: {inst['kernel_arguments']}")
+        expect([a["kind"] for a in launches[0]["arguments"]] == ["buffer", "buffer", "local"], "sidecar kinds")
+    elif sample == "struct_arg":
+        expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
+        inst = captures[0]
+        expect(inst["global_size"] == [256] and inst.get("local_size") == [32], "sizes")
+        # {int begin=16, int end=240, float scale=2.0f, float offset=0.5f}, little-endian, as one integer.
+        expect(inst["kernel_arguments"][2] == scalar("0x3F00000040000000000000F000000010"),
+               f"struct value: {inst['kernel_arguments'][2]}")
+        expect(launches[0]["arguments"][2].get("type_name") == "params_t", "struct type name from arg info")
+    elif sample == "user_event":
+        expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
+        inst = captures[0]
+        expect(inst["global_size"] == [1024] and inst.get("local_size") == [64], "sizes")
+        expect(inst["kernel_arguments"] == [array(4096, "global", ["CL_MEM_READ_WRITE", "CL_MEM_COPY_HOST_PTR"]),
+                                            scalar("0x000003E8")], f"arguments: {inst['kernel_arguments']}")
+    elif sample == "threads":
+        expect(len(captures) == 32, f"expected 32 instantiations (4 threads x 8 launches), got {len(captures)}")
+        values = sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures)
+        want = sorted(t * 100000 + l * 1000 for t in range(4) for l in range(8))
+        expect(values == want, f"each launch's own scalar value: {values}")
+        expect(all("local_size" not in c for c in captures), "NULL local size is omitted")
+        expect(len({l["thread"] for l in meta["launches"]}) == 4, "four host threads")
+        expect(len({l["queue"] for l in meta["launches"]}) == 4, "four queues")
+        expect(sorted(l["launch"] for l in meta["launches"]) == list(range(32)), "launch numbers 0..31")
+    else:
+        failures.append(f"unknown sample {sample}")
+
+    for f in failures:
+        print(f"{folder}: {f}")
+    if not failures:
+        print(f"{folder}: {len(captures)} instantiation(s) as expected for {sample}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
