@@ -9,9 +9,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -264,34 +266,156 @@ void CaptureEngine::memReleased(cl_mem mem) {
     m_state->mems.erase(it);
 }
 
-void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, cl_kernel kernel,
-                             const LaunchShape &shape) {
+/// One launch between prepare() and its record: the instantiation without buffer contents, and the reads
+/// that will supply them.
+struct PendingLaunch {
+  struct Snapshot {
+    std::size_t argument = 0;        ///< index in kernelArguments
+    std::vector<std::uint8_t> bytes; ///< filled by the driver's read
+    cl_event event = nullptr;
+    std::atomic<bool> failed{false};
+    PendingLaunch *owner = nullptr;
+  };
+  fmt::Instantiation inst;
+  fmt::LaunchFacts facts;
+  fmt::CaptureRecorder *recorder = nullptr;
+  const cl_icd_dispatch *driver = nullptr;
+  std::vector<std::unique_ptr<Snapshot>> snapshots;
+  std::atomic<std::size_t> outstanding{0};
+  std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
+};
+
+namespace {
+
+/// The writer thread: blobs and records are written here, never in the application's thread or a driver
+/// callback (no blocking work in callbacks).
+class Writer {
+public:
+  static Writer &instance() {
+    static Writer *writer = new Writer(); // never destroyed: drained at exit instead
+    return *writer;
+  }
+
+  void push(std::shared_ptr<PendingLaunch> launch) {
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_queue.push_back(std::move(launch));
+    }
+    m_ready.notify_one();
+  }
+
+  void started() { m_pending.fetch_add(1); }
+
+  /// Waits (at most `seconds`) until every started launch is written: called at exit.
+  void drain(double seconds) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (m_pending.load() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (m_pending.load() > 0)
+      log(LogLevel::Warning, std::to_string(m_pending.load()) +
+                                 " launch(es) still waiting for their buffer reads at exit; not recorded");
+  }
+
+private:
+  Writer() : m_thread([this] { run(); }) {
+    m_thread.detach();
+    // Runs before the drivers' own exit handlers (they registered theirs earlier, when they loaded).
+    std::atexit([] { Writer::instance().drain(10.0); });
+  }
+
+  void run() {
+    for (;;) {
+      std::shared_ptr<PendingLaunch> launch;
+      {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_ready.wait(lock, [this] { return !m_queue.empty(); });
+        launch = std::move(m_queue.front());
+        m_queue.pop_front();
+      }
+      write(*launch);
+      m_pending.fetch_sub(1);
+    }
+  }
+
+  static void write(PendingLaunch &launch) {
+    CaptureEngine &engine = CaptureEngine::instance();
+    if (!engine.enabled())
+      return;
+    try {
+      auto &args = *launch.inst.kernelArguments;
+      for (auto &snap : launch.snapshots) {
+        auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
+        fmt::ArgumentFacts &af = launch.facts.arguments[snap->argument];
+        if (snap->failed) {
+          af.dataSkipped = "the read of the buffer failed";
+          continue;
+        }
+        auto name = launch.recorder->putData(snap->bytes.data(), snap->bytes.size());
+        if (!name) {
+          engine.disable(name.error());
+          return;
+        }
+        array.data = *name;
+        af.dataSkipped.reset();
+      }
+      auto index = launch.recorder->append(launch.inst, launch.facts);
+      if (!index)
+        engine.disable(index.error());
+    } catch (const std::exception &e) {
+      engine.disable(std::string("writing a launch: ") + e.what());
+    }
+  }
+
+  std::mutex m_mutex;
+  std::condition_variable m_ready;
+  std::deque<std::shared_ptr<PendingLaunch>> m_queue;
+  std::atomic<long> m_pending{0};
+  std::thread m_thread;
+};
+
+void CL_CALLBACK snapshotCompleted(cl_event, cl_int status, void *userData) {
+  // A driver thread: no OpenCL calls, no blocking; the last read hands the launch to the writer.
+  auto *snap = static_cast<PendingLaunch::Snapshot *>(userData);
+  if (status < 0)
+    snap->failed = true;
+  PendingLaunch *owner = snap->owner;
+  if (owner->outstanding.fetch_sub(1) == 1) {
+    std::shared_ptr<PendingLaunch> keep = std::move(owner->self);
+    Writer::instance().push(std::move(keep));
+  }
+}
+
+} // namespace
+
+std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, cl_command_queue queue,
+                                                      cl_kernel kernel, const LaunchShape &shape,
+                                                      cl_uint numWaits, const cl_event *waits,
+                                                      std::vector<cl_event> &extraWaits) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   State &s = *m_state;
-  std::uint64_t launch = s.launches++;
   auto kit = s.kernels.find(kernel);
   if (kit == s.kernels.end() || !kit->second.program) {
-    log(LogLevel::Warning, "launch " + std::to_string(launch) +
-                               ": kernel not created through clCreateKernel "
-                               "from a source program; not captured");
-    return;
+    log(LogLevel::Warning, "a launch of a kernel not created by clCreateKernel from a source program is not "
+                           "captured");
+    return nullptr;
   }
   const KernelInfo &k = kit->second;
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
-    return;
+    return nullptr;
 
   cl_device_id device = nullptr;
   if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||
       d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS) {
-    log(LogLevel::Warning,
-        "launch " + std::to_string(launch) + ": cannot ask the driver about the queue; not captured");
-    return;
+    log(LogLevel::Warning, "cannot ask the driver about a launch's queue; launch not captured");
+    return nullptr;
   }
   const fmt::DeviceFacts &dev = s.deviceFacts(d, device);
 
-  fmt::LaunchFacts facts;
-  facts.launch = launch;
+  auto pending = std::make_shared<PendingLaunch>();
+  pending->recorder = rec;
+  pending->driver = &d;
+  fmt::LaunchFacts &facts = pending->facts;
   facts.enqueueFunction = shape.enqueueFunction;
   facts.kernelName = k.name;
   facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
@@ -300,12 +424,12 @@ void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, c
   facts.buildOptions = k.program->options;
   facts.device = dev;
 
-  fmt::Instantiation inst;
+  fmt::Instantiation &inst = pending->inst;
   inst.endianness = dev.endianness;
   auto kernelFile = rec->putKernelSource(k.name, k.program->source);
   if (!kernelFile) {
     disable(kernelFile.error());
-    return;
+    return nullptr;
   }
   inst.kernelFile = *kernelFile;
   inst.globalSize = shape.globalSize;
@@ -320,6 +444,7 @@ void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, c
   d.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr);
   std::vector<fmt::KernelArgument> args;
   std::map<std::uint64_t, std::vector<std::uint32_t>> byMem;
+  std::vector<std::pair<std::size_t, cl_mem>> toRead;
   for (cl_uint i = 0; i < numArgs; ++i) {
     ArgValue value = i < k.args.size() ? k.args[i] : ArgValue{};
     fmt::ArgumentFacts af;
@@ -338,6 +463,7 @@ void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, c
     if (value.bytes.size() == sizeof(cl_mem))
       std::memcpy(&mem, value.bytes.data(), sizeof mem);
     auto memIt = mem ? s.mems.find(mem) : s.mems.end();
+    // Without arg info: a NULL value with a size is a __local argument, a known cl_mem a buffer.
     bool isLocal =
         haveQualifier ? qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL : (value.set && value.bytes.empty());
     bool isBuffer = haveQualifier ? (qualifier == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
@@ -366,10 +492,13 @@ void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, c
         af.kind = fmt::ArgumentKind::Buffer;
         af.memObject = memIt->second.id;
         af.memFlags = memIt->second.flags;
-        af.dataSkipped = "buffer contents are not captured yet";
         byMem[memIt->second.id].push_back(i);
         args.push_back(fmt::ArrayArgument{memIt->second.size, space, fmt::memFlagNames(memIt->second.flags),
                                           std::nullopt});
+        if (memIt->second.flags & CL_MEM_HOST_NO_ACCESS)
+          af.dataSkipped = "CL_MEM_HOST_NO_ACCESS buffers cannot be read yet";
+        else
+          toRead.emplace_back(i, mem);
       }
     } else {
       af.kind = fmt::ArgumentKind::Scalar;
@@ -384,9 +513,61 @@ void CaptureEngine::launched(const cl_icd_dispatch &d, cl_command_queue queue, c
     if (group.size() > 1)
       facts.aliases.push_back(group);
   inst.kernelArguments = std::move(args);
-  auto index = rec->append(inst, facts);
-  if (!index)
-    disable(index.error());
+
+  // Non-blocking reads on the same queue, after the launch's own wait list; the launch waits for them.
+  bool waitListUsable = numWaits == 0 || waits != nullptr;
+  for (const auto &[argIndex, mem] : toRead) {
+    auto snap = std::make_unique<PendingLaunch::Snapshot>();
+    snap->argument = argIndex;
+    snap->owner = pending.get();
+    std::size_t size = s.mems.at(mem).size;
+    if (!waitListUsable || !d.clEnqueueReadBuffer) {
+      facts.arguments[argIndex].dataSkipped = "the launch's wait list is invalid; contents not read";
+      continue;
+    }
+    snap->bytes.resize(size);
+    cl_int status = d.clEnqueueReadBuffer(queue, mem, CL_FALSE, 0, size, snap->bytes.data(), numWaits, waits,
+                                          &snap->event);
+    if (status != CL_SUCCESS) {
+      facts.arguments[argIndex].dataSkipped = "reading the buffer failed with " + std::to_string(status);
+      continue;
+    }
+    extraWaits.push_back(snap->event);
+    pending->snapshots.push_back(std::move(snap));
+  }
+  return pending;
+}
+
+void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus) {
+  const cl_icd_dispatch &d = *launch->driver;
+  if (enqueueStatus != CL_SUCCESS) {
+    // The driver refused the launch: it is not a launch, and the reads' events are ours to release.
+    // The reads still write into `launch`'s memory: wait for them (they depend only on the app's own wait
+    // list, which the failed launch shared), then release them.
+    for (auto &snap : launch->snapshots) {
+      d.clWaitForEvents(1, &snap->event);
+      d.clReleaseEvent(snap->event);
+    }
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(m_state->mutex);
+    launch->facts.launch = m_state->launches++;
+  }
+  Writer &writer = Writer::instance();
+  writer.started();
+  if (launch->snapshots.empty()) {
+    writer.push(launch);
+    return;
+  }
+  launch->outstanding = launch->snapshots.size();
+  launch->self = launch;
+  for (auto &snap : launch->snapshots) {
+    cl_event event = snap->event;
+    if (d.clSetEventCallback(event, CL_COMPLETE, &snapshotCompleted, snap.get()) != CL_SUCCESS)
+      snapshotCompleted(event, -1, snap.get());
+    d.clReleaseEvent(event); // the callback still fires; the driver keeps what it needs
+  }
 }
 
 } // namespace clcapture::layer

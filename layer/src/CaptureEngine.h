@@ -17,6 +17,8 @@
 
 namespace clcapture::layer {
 
+struct PendingLaunch;
+
 struct LaunchShape {
   cl_uint workDim = 1;
   std::vector<std::uint64_t> globalOffset; ///< empty: NULL
@@ -41,9 +43,16 @@ public:
   void bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size);
   void memRetained(cl_mem mem);
   void memReleased(cl_mem mem);
-  /// Records a launch that the driver accepted.
-  void launched(const cl_icd_dispatch &driver, cl_command_queue queue, cl_kernel kernel,
-                const LaunchShape &shape);
+  /// Before the launch is forwarded: describes it and enqueues non-blocking reads of its buffers on the same
+  /// queue, after the launch's own wait list (opencl-notes.md: never block inside the hooked enqueue).
+  /// `extraWaits` receives the reads' events, which the launch must wait for so that it cannot change the
+  /// bytes before they are read. Null when this launch is not captured.
+  std::shared_ptr<PendingLaunch> prepare(const cl_icd_dispatch &driver, cl_command_queue queue,
+                                         cl_kernel kernel, const LaunchShape &shape, cl_uint numWaits,
+                                         const cl_event *waits, std::vector<cl_event> &extraWaits);
+  /// After the launch was forwarded: numbers and records it once its reads complete (on the writer thread),
+  /// or drops it when the driver refused the launch.
+  void commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus);
 
   /// Logs `what` once and stops capturing.
   void disable(const std::string &what);

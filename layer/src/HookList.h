@@ -29,4 +29,8 @@
   X(clGetCommandQueueInfo)                                                                                   \
   X(clGetDeviceInfo)                                                                                         \
   X(clGetKernelInfo)                                                                                         \
-  X(clGetKernelArgInfo)
+  X(clGetKernelArgInfo)                                                                                      \
+  X(clEnqueueReadBuffer)                                                                                     \
+  X(clSetEventCallback)                                                                                      \
+  X(clWaitForEvents)                                                                                         \
+  X(clReleaseEvent)

@@ -168,6 +168,35 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
   return status;
 }
 
+namespace {
+
+/// The shape shared by both launch hooks: describe the launch and enqueue its buffer reads, forward it with
+/// the reads added to its wait list, then hand it to the engine with the driver's verdict.
+template <typename Forward>
+cl_int captureLaunch(const cl_icd_dispatch &d, cl_command_queue queue, cl_kernel kernel,
+                     const LaunchShape &shape, cl_uint num_events_in_wait_list,
+                     const cl_event *event_wait_list, Forward forward) {
+  std::shared_ptr<PendingLaunch> pending;
+  std::vector<cl_event> waits;
+  guarded("capturing a launch", [&] {
+    pending = CaptureEngine::instance().prepare(d, queue, kernel, shape, num_events_in_wait_list,
+                                                event_wait_list, waits);
+  });
+  if (waits.empty()) {
+    cl_int status = forward(num_events_in_wait_list, event_wait_list);
+    if (pending)
+      guarded("recording a launch", [&] { CaptureEngine::instance().commit(pending, status); });
+    return status;
+  }
+  std::vector<cl_event> all(event_wait_list, event_wait_list + num_events_in_wait_list);
+  all.insert(all.end(), waits.begin(), waits.end());
+  cl_int status = forward(static_cast<cl_uint>(all.size()), all.data());
+  guarded("recording a launch", [&] { CaptureEngine::instance().commit(pending, status); });
+  return status;
+}
+
+} // namespace
+
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                                           const size_t *global_work_offset, const size_t *global_work_size,
                                           const size_t *local_work_size, cl_uint num_events_in_wait_list,
@@ -175,19 +204,21 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
   const cl_icd_dispatch *d = driverOf(command_queue);
   if (!d)
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int status =
-      d->clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
-                                local_work_size, num_events_in_wait_list, event_wait_list, event);
-  if (status == CL_SUCCESS)
-    guarded("clEnqueueNDRangeKernel", [&] {
-      LaunchShape shape;
-      shape.workDim = work_dim;
-      shape.globalOffset = dims(work_dim, global_work_offset);
-      shape.globalSize = dims(work_dim, global_work_size);
-      shape.localSize = dims(work_dim, local_work_size);
-      CaptureEngine::instance().launched(*d, command_queue, kernel, shape);
-    });
-  return status;
+  LaunchShape shape;
+  if (work_dim >= 1 && work_dim <= 3 && global_work_size) {
+    shape.workDim = work_dim;
+    shape.globalOffset = dims(work_dim, global_work_offset);
+    shape.globalSize = dims(work_dim, global_work_size);
+    shape.localSize = dims(work_dim, local_work_size);
+  }
+  if (shape.globalSize.empty()) // invalid launch: the driver will say so; nothing to capture
+    return d->clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                                     local_work_size, num_events_in_wait_list, event_wait_list, event);
+  return captureLaunch(*d, command_queue, kernel, shape, num_events_in_wait_list, event_wait_list,
+                       [&](cl_uint n, const cl_event *waits) {
+                         return d->clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+                                                          global_work_size, local_work_size, n, waits, event);
+                       });
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
@@ -196,17 +227,15 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
   const cl_icd_dispatch *d = driverOf(command_queue);
   if (!d)
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int status = d->clEnqueueTask(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
-  if (status == CL_SUCCESS)
-    guarded("clEnqueueTask", [&] {
-      // OpenCL 1.2 §5.8: a task is an NDRange of one work-item in one work-group.
-      LaunchShape shape;
-      shape.globalSize = {1};
-      shape.localSize = {1};
-      shape.enqueueFunction = "clEnqueueTask";
-      CaptureEngine::instance().launched(*d, command_queue, kernel, shape);
-    });
-  return status;
+  // OpenCL 1.2 §5.8: a task is an NDRange of one work-item in one work-group.
+  LaunchShape shape;
+  shape.globalSize = {1};
+  shape.localSize = {1};
+  shape.enqueueFunction = "clEnqueueTask";
+  return captureLaunch(*d, command_queue, kernel, shape, num_events_in_wait_list, event_wait_list,
+                       [&](cl_uint n, const cl_event *waits) {
+                         return d->clEnqueueTask(command_queue, kernel, n, waits, event);
+                       });
 }
 
 } // namespace clcapture::layer::hooks

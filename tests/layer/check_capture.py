@@ -10,6 +10,7 @@ failed expectation.
 """
 import json
 import os
+import struct
 import sys
 
 import jsonschema
@@ -33,6 +34,26 @@ def scalar(value):
     return {"type": "scalar", "value": value}
 
 
+def without_data(args):
+    return [{k: v for k, v in a.items() if k != "data"} for a in args]
+
+
+def data_of(folder, arg):
+    """The captured bytes of an array argument (None when it has none)."""
+    if "data" not in arg:
+        return None
+    with open(os.path.join(folder, arg["data"]), "rb") as f:
+        return f.read()
+
+
+def ints(values):
+    return struct.pack(f"<{len(values)}i", *values)
+
+
+def floats(values):
+    return struct.pack(f"<{len(values)}f", *values)
+
+
 def check_common(captures, meta, folder):
     launches = {l["instantiation"]: l for l in meta["launches"] if l["instantiation"] is not None}
     for i, inst in enumerate(captures):
@@ -45,6 +66,11 @@ def check_common(captures, meta, folder):
         expect(i in launches, f"instantiation {i}: no launch facts in the sidecar")
         if i in launches:
             expect(launches[i]["kernel_name"] == inst["entry_point"], f"instantiation {i}: sidecar names another kernel")
+        for k, arg in enumerate(inst.get("kernel_arguments", [])):
+            if arg.get("type") == "array" and arg.get("address_space") in ("global", "constant"):
+                data = data_of(folder, arg)
+                expect(data is not None, f"instantiation {i}: argument {k}: buffer contents missing")
+                expect(data is None or len(data) == arg["size"], f"instantiation {i}: argument {k}: data size")
             expect(len(launches[i]["arguments"]) == len(inst.get("kernel_arguments", [])),
                    f"instantiation {i}: sidecar has a different argument count")
     return launches
@@ -69,10 +95,12 @@ def main():
         expect(inst["entry_point"] == "reduce", "entry point")
         expect(inst["global_size"] == [256] and inst.get("local_size") == [64], "sizes")
         expect(inst["compiler_flags"] == ("-DRACY" if sample == "reduce-racy" else ""), "the app's own build options")
-        expect(inst["kernel_arguments"] == [
+        expect(without_data(inst["kernel_arguments"]) == [
             array(1024, "global", ["CL_MEM_READ_ONLY", "CL_MEM_COPY_HOST_PTR"]),
             array(16, "global", ["CL_MEM_WRITE_ONLY"]),
             {"type": "array", "size": 256, "address_space": "local"}], f"arguments: {inst['kernel_arguments']}")
+        expect(data_of(folder, inst["kernel_arguments"][0]) == ints([i % 97 + 1 for i in range(256)]),
+               "input buffer contents at launch")
         expect([a["kind"] for a in launches[0]["arguments"]] == ["buffer", "buffer", "local"], "sidecar kinds")
     elif sample == "struct_arg":
         expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
@@ -82,12 +110,19 @@ def main():
         expect(inst["kernel_arguments"][2] == scalar("0x3F00000040000000000000F000000010"),
                f"struct value: {inst['kernel_arguments'][2]}")
         expect(launches[0]["arguments"][2].get("type_name") == "params_t", "struct type name from arg info")
+        expect(data_of(folder, inst["kernel_arguments"][0]) == floats([float(i) for i in range(256)]), "input contents")
+        expect(data_of(folder, inst["kernel_arguments"][1]) == floats([-1.0] * 256), "output contents before launch")
     elif sample == "user_event":
         expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
         inst = captures[0]
         expect(inst["global_size"] == [1024] and inst.get("local_size") == [64], "sizes")
-        expect(inst["kernel_arguments"] == [array(4096, "global", ["CL_MEM_READ_WRITE", "CL_MEM_COPY_HOST_PTR"]),
-                                            scalar("0x000003E8")], f"arguments: {inst['kernel_arguments']}")
+        expect(without_data(inst["kernel_arguments"]) == [
+            array(4096, "global", ["CL_MEM_READ_WRITE", "CL_MEM_COPY_HOST_PTR"]), scalar("0x000003E8")],
+            f"arguments: {inst['kernel_arguments']}")
+        # The buffer was created from zeros; the write gated by the user event put 1..N there just before
+        # the launch. Reading too early (or blocking) would show zeros (or hang).
+        expect(data_of(folder, inst["kernel_arguments"][0]) == ints(list(range(1, 1025))),
+               "the bytes written just before the launch")
     elif sample == "threads":
         expect(len(captures) == 32, f"expected 32 instantiations (4 threads x 8 launches), got {len(captures)}")
         values = sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures)
