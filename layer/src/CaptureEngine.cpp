@@ -2,11 +2,13 @@
 
 #include "CaptureEngine.h"
 
+#include "CaptureControls.h"
 #include "Log.h"
 #include "clcapture/format/CaptureRecorder.h"
 #include "clcapture/format/MemFlags.h"
 #include "clcapture/format/ScalarCodec.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -117,6 +119,8 @@ struct CaptureEngine::State {
   std::unique_ptr<fmt::CaptureRecorder> recorder;
   bool recorderTried = false;
   std::string executable = executableName();
+  CaptureControls controls = controlsFromEnvironment();
+  std::uint64_t bytesRead = 0; ///< buffer bytes captured so far, against CLCAPTURE_MAX_BYTES
 
   fmt::CaptureRecorder *recorderLocked() {
     if (recorderTried)
@@ -129,6 +133,13 @@ struct CaptureEngine::State {
     header.clcaptureVersion = CLCAPTURE_VERSION;
     header.process = {executable, static_cast<std::uint64_t>(::getpid()), utcNow()};
     auto created = fmt::CaptureRecorder::create(dir, header);
+    if (!created && dirEnv && *dirEnv) {
+      // CLCAPTURE_DIR is inherited by child processes: the second one gets DIR.<pid>, one folder per process.
+      std::string own = dir + "." + std::to_string(::getpid());
+      created = fmt::CaptureRecorder::create(own, header);
+      if (created)
+        dir = own;
+    }
     if (!created) {
       log(LogLevel::Error, created.error() + "; capture disabled");
       enabled = false;
@@ -163,7 +174,12 @@ CaptureEngine &CaptureEngine::instance() {
   return *engine;
 }
 
-CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {}
+CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {
+  if (!m_state->controls.error.empty()) {
+    log(LogLevel::Error, m_state->controls.error + "; capture disabled");
+    m_state->enabled = false;
+  }
+}
 
 bool CaptureEngine::enabled() const {
   return m_state->enabled.load(std::memory_order_relaxed);
@@ -393,13 +409,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
                                                       std::vector<cl_event> &extraWaits) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   State &s = *m_state;
+  // Every launch gets a number, captured or not, so CLCAPTURE_LAUNCHES and the sidecar speak of the same
+  // launches (an enqueue the driver then refuses leaves a gap).
+  std::uint64_t launch = s.launches++;
   auto kit = s.kernels.find(kernel);
   if (kit == s.kernels.end() || !kit->second.program) {
-    log(LogLevel::Warning, "a launch of a kernel not created by clCreateKernel from a source program is not "
-                           "captured");
+    log(LogLevel::Warning, "launch " + std::to_string(launch) +
+                               ": kernel not created by clCreateKernel from a "
+                               "source program; not captured");
     return nullptr;
   }
   const KernelInfo &k = kit->second;
+  if (!s.controls.wantsLaunch(launch, k.name))
+    return nullptr;
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
@@ -416,6 +438,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   pending->recorder = rec;
   pending->driver = &d;
   fmt::LaunchFacts &facts = pending->facts;
+  facts.launch = launch;
   facts.enqueueFunction = shape.enqueueFunction;
   facts.kernelName = k.name;
   facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
@@ -495,10 +518,22 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
         byMem[memIt->second.id].push_back(i);
         args.push_back(fmt::ArrayArgument{memIt->second.size, space, fmt::memFlagNames(memIt->second.flags),
                                           std::nullopt});
-        if (memIt->second.flags & CL_MEM_HOST_NO_ACCESS)
+        std::uint64_t size = memIt->second.size;
+        if (!s.controls.captureData)
+          af.dataSkipped = "metadata-only mode (CLCAPTURE_DATA=none)";
+        else if (size > s.controls.perBufferCap)
+          af.dataSkipped =
+              "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(s.controls.perBufferCap) +
+              ")";
+        else if (size > s.controls.totalBudget - std::min(s.bytesRead, s.controls.totalBudget))
+          af.dataSkipped =
+              "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(s.controls.totalBudget) + ")";
+        else if (memIt->second.flags & CL_MEM_HOST_NO_ACCESS)
           af.dataSkipped = "CL_MEM_HOST_NO_ACCESS buffers cannot be read yet";
-        else
+        else {
+          s.bytesRead += size;
           toRead.emplace_back(i, mem);
+        }
       }
     } else {
       af.kind = fmt::ArgumentKind::Scalar;
@@ -549,10 +584,6 @@ void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int 
       d.clReleaseEvent(snap->event);
     }
     return;
-  }
-  {
-    std::lock_guard<std::mutex> lock(m_state->mutex);
-    launch->facts.launch = m_state->launches++;
   }
   Writer &writer = Writer::instance();
   writer.started();

@@ -9,5 +9,8 @@ shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CLCAPTURE_DIR=$work/capture
-"$here/run-through-shim.sh" "$shim" "$driver" "clcapture: info: capturing into $CLCAPTURE_DIR" 0 -- "$@" || exit 1
+# The positive signal: the layer says where it captures (or, when a filter matches nothing, that it forwards).
+signal="clcapture: info: capturing into $CLCAPTURE_DIR"
+[ "$sample" = nothing ] && signal="clcapture: info: forwarding to "
+"$here/run-through-shim.sh" "$shim" "$driver" "$signal" 0 -- "$@" || exit 1
 /usr/bin/python3 "$here/check_capture.py" "$sample" "$CLCAPTURE_DIR" "$schemas"

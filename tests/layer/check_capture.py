@@ -65,7 +65,9 @@ def check_common(captures, meta, folder):
         if i in launches:
             expect(launches[i]["kernel_name"] == inst["entry_point"], f"instantiation {i}: sidecar names another kernel")
         for k, arg in enumerate(inst.get("kernel_arguments", [])):
-            if arg.get("type") == "array" and arg.get("address_space") in ("global", "constant"):
+            skipped = i in launches and k < len(launches[i]["arguments"]) and \
+                launches[i]["arguments"][k].get("data_skipped")
+            if arg.get("type") == "array" and arg.get("address_space") in ("global", "constant") and not skipped:
                 data = data_of(folder, arg)
                 expect(data is not None, f"instantiation {i}: argument {k}: buffer contents missing")
                 expect(data is None or len(data) == arg["size"], f"instantiation {i}: argument {k}: data size")
@@ -76,6 +78,14 @@ def check_common(captures, meta, folder):
 
 def main():
     sample, folder, schemas = sys.argv[1], sys.argv[2], sys.argv[3]
+    if sample == "nothing":
+        # A filter that matches no launch: no capture folder is created at all.
+        expect(not os.path.exists(folder), f"expected no capture folder, found {folder}")
+        for f in failures:
+            print(f"{folder}: {f}")
+        if not failures:
+            print(f"{folder}: nothing captured, as expected")
+        return 1 if failures else 0
     with open(os.path.join(folder, "captures.json"), encoding="utf-8") as f:
         captures = json.load(f)
     with open(os.path.join(folder, "captures.meta.json"), encoding="utf-8") as f:
@@ -134,6 +144,13 @@ def main():
         expect(len({l["thread"] for l in meta["launches"]}) == 4, "four host threads")
         expect(len({l["queue"] for l in meta["launches"]}) == 4, "four queues")
         expect(sorted(l["launch"] for l in meta["launches"]) == list(range(32)), "launch numbers 0..31")
+    elif sample == "threads-launches-4-7-nodata":
+        expect([l["launch"] for l in meta["launches"]] == [4, 5, 6, 7], "launches 4 to 7 only")
+        expect(sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures) == [4000, 5000, 6000, 7000],
+               "each captured launch's own value")
+        expect(all("data" not in c["kernel_arguments"][0] for c in captures), "metadata only: no data")
+        expect(all(l["arguments"][0].get("data_skipped") == "metadata-only mode (CLCAPTURE_DATA=none)"
+                   for l in meta["launches"]), "the sidecar says why there is no data")
     else:
         failures.append(f"unknown sample {sample}")
 

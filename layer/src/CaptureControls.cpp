@@ -1,0 +1,113 @@
+//===- CaptureControls.cpp - CLCAPTURE_* settings (SPEC §2) --------------===//
+
+#include "CaptureControls.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace clcapture::layer {
+
+namespace {
+
+/// A whole decimal number with an optional K/M/G suffix (powers of 1024).
+std::optional<std::uint64_t> parseBytes(const std::string &text) {
+  if (text.empty() || text[0] < '0' || text[0] > '9')
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (errno == ERANGE)
+    return std::nullopt;
+  std::string suffix(end);
+  unsigned shift = 0;
+  if (suffix == "K" || suffix == "k")
+    shift = 10;
+  else if (suffix == "M" || suffix == "m")
+    shift = 20;
+  else if (suffix == "G" || suffix == "g")
+    shift = 30;
+  else if (!suffix.empty())
+    return std::nullopt;
+  if (shift && value > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return static_cast<std::uint64_t>(value) << shift;
+}
+
+std::optional<std::uint64_t> parseIndex(const std::string &text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  errno = 0;
+  unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    return std::nullopt;
+  return value;
+}
+
+} // namespace
+
+bool CaptureControls::wantsLaunch(std::uint64_t launch, const std::string &kernel) const {
+  if (launch < firstLaunch || launch > lastLaunch)
+    return false;
+  return !kernels || std::regex_search(kernel, *kernels);
+}
+
+CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
+                              const char *maxBytes) {
+  CaptureControls c;
+  if (kernels && *kernels) {
+    c.kernelsText = kernels;
+    try {
+      c.kernels.emplace(kernels, std::regex::ECMAScript);
+    } catch (const std::regex_error &e) {
+      c.error = std::string("CLCAPTURE_KERNELS=") + kernels + ": not a regular expression (" + e.what() + ")";
+      return c;
+    }
+  }
+  if (launches && *launches) {
+    std::string text(launches);
+    auto dash = text.find('-');
+    std::optional<std::uint64_t> first, last;
+    if (dash == std::string::npos) {
+      first = last = parseIndex(text);
+    } else {
+      first = parseIndex(text.substr(0, dash));
+      last = dash + 1 == text.size() ? std::optional<std::uint64_t>(UINT64_MAX)
+                                     : parseIndex(text.substr(dash + 1));
+    }
+    if (!first || !last || *first > *last) {
+      c.error = "CLCAPTURE_LAUNCHES=" + text + ": expected A-B, A- or N (launch numbers from 0, A <= B)";
+      return c;
+    }
+    c.firstLaunch = *first;
+    c.lastLaunch = *last;
+  }
+  if (data && *data) {
+    std::string text(data);
+    if (text == "all") {
+    } else if (text == "none") {
+      c.captureData = false;
+    } else if (auto cap = parseBytes(text)) {
+      c.perBufferCap = *cap;
+    } else {
+      c.error = "CLCAPTURE_DATA=" + text + ": expected all, none or a byte count (e.g. 1048576 or 1M)";
+      return c;
+    }
+  }
+  if (maxBytes && *maxBytes) {
+    auto budget = parseBytes(maxBytes);
+    if (!budget) {
+      c.error =
+          std::string("CLCAPTURE_MAX_BYTES=") + maxBytes + ": expected a byte count (e.g. 1073741824 or 1G)";
+      return c;
+    }
+    c.totalBudget = *budget;
+  }
+  return c;
+}
+
+CaptureControls controlsFromEnvironment() {
+  return parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
+                       std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"));
+}
+
+} // namespace clcapture::layer

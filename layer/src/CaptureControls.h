@@ -1,0 +1,34 @@
+//===- CaptureControls.h - CLCAPTURE_* settings (SPEC §2) -------*- C++ -*-===//
+//
+// Read once from the environment. A malformed value is reported by name and turns capture off: guessing
+// what the user meant could record the wrong launches or fill the disk.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+
+namespace clcapture::layer {
+
+struct CaptureControls {
+  std::optional<std::regex> kernels; ///< CLCAPTURE_KERNELS: capture launches of matching kernel names only
+  std::string kernelsText;           ///< the pattern as given, for messages
+  std::uint64_t firstLaunch = 0;     ///< CLCAPTURE_LAUNCHES=A-B (inclusive; "A-" open-ended; "N" one launch)
+  std::uint64_t lastLaunch = UINT64_MAX;
+  bool captureData = true;                 ///< CLCAPTURE_DATA=none: metadata only
+  std::uint64_t perBufferCap = UINT64_MAX; ///< CLCAPTURE_DATA=BYTES: larger buffers are metadata only
+  std::uint64_t totalBudget = UINT64_MAX;  ///< CLCAPTURE_MAX_BYTES: past it, metadata only
+  std::string error;                       ///< non-empty: the settings are unusable, capture is off
+
+  bool wantsLaunch(std::uint64_t launch, const std::string &kernel) const;
+};
+
+/// Parses the settings from explicit values (nullptr: unset); the environment version calls this.
+CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
+                              const char *maxBytes);
+CaptureControls controlsFromEnvironment();
+
+} // namespace clcapture::layer

@@ -1,0 +1,50 @@
+// CLCAPTURE_* settings: what each accepts, and the exact message for what it does not.
+#include "CaptureControls.h"
+
+#include <catch2/catch.hpp>
+
+using clcapture::layer::parseControls;
+
+TEST_CASE("controls: defaults capture everything", "[layer][controls]") {
+  auto c = parseControls(nullptr, nullptr, nullptr, nullptr);
+  CHECK(c.error.empty());
+  CHECK(c.wantsLaunch(0, "k"));
+  CHECK(c.wantsLaunch(1u << 30, "anything"));
+  CHECK(c.captureData);
+}
+
+TEST_CASE("controls: kernel regex and launch ranges", "[layer][controls]") {
+  auto c = parseControls("^(reduce|scan)$", "2-4", nullptr, nullptr);
+  REQUIRE(c.error.empty());
+  CHECK_FALSE(c.wantsLaunch(1, "reduce"));
+  CHECK(c.wantsLaunch(2, "reduce"));
+  CHECK(c.wantsLaunch(4, "scan"));
+  CHECK_FALSE(c.wantsLaunch(5, "scan"));
+  CHECK_FALSE(c.wantsLaunch(3, "reduce2"));
+  auto open = parseControls(nullptr, "10-", nullptr, nullptr);
+  CHECK(open.wantsLaunch(1000000, "k"));
+  CHECK_FALSE(open.wantsLaunch(9, "k"));
+  auto one = parseControls(nullptr, "7", nullptr, nullptr);
+  CHECK(one.wantsLaunch(7, "k"));
+  CHECK_FALSE(one.wantsLaunch(8, "k"));
+}
+
+TEST_CASE("controls: data modes and byte counts", "[layer][controls]") {
+  CHECK_FALSE(parseControls(nullptr, nullptr, "none", nullptr).captureData);
+  CHECK(parseControls(nullptr, nullptr, "1M", nullptr).perBufferCap == 1048576u);
+  CHECK(parseControls(nullptr, nullptr, "4096", nullptr).perBufferCap == 4096u);
+  CHECK(parseControls(nullptr, nullptr, nullptr, "2G").totalBudget == (2ull << 30));
+}
+
+TEST_CASE("controls: malformed settings are named", "[layer][controls]") {
+  CHECK(parseControls("(", nullptr, nullptr, nullptr)
+            .error.rfind("CLCAPTURE_KERNELS=(: not a regular expression", 0) == 0);
+  CHECK(parseControls(nullptr, "5-2", nullptr, nullptr).error ==
+        "CLCAPTURE_LAUNCHES=5-2: expected A-B, A- or N (launch numbers from 0, A <= B)");
+  CHECK(parseControls(nullptr, "x", nullptr, nullptr).error ==
+        "CLCAPTURE_LAUNCHES=x: expected A-B, A- or N (launch numbers from 0, A <= B)");
+  CHECK(parseControls(nullptr, nullptr, "some", nullptr).error ==
+        "CLCAPTURE_DATA=some: expected all, none or a byte count (e.g. 1048576 or 1M)");
+  CHECK(parseControls(nullptr, nullptr, nullptr, "-1").error ==
+        "CLCAPTURE_MAX_BYTES=-1: expected a byte count (e.g. 1073741824 or 1G)");
+}
