@@ -144,6 +144,14 @@ def main():
         expect(len({l["thread"] for l in meta["launches"]}) == 4, "four host threads")
         expect(len({l["queue"] for l in meta["launches"]}) == 4, "four queues")
         expect(sorted(l["launch"] for l in meta["launches"]) == list(range(32)), "launch numbers 0..31")
+    elif sample == "pyopencl":
+        expect(len(captures) == 2, f"expected 2 instantiations, got {len(captures)}")
+        expect([c["kernel_arguments"][2] for c in captures] == [scalar("0x40000000"), scalar("0x40400000")],
+               "a = 2.0f, then 3.0f")
+        expect(all(c["global_size"] == [64] and c.get("local_size") == [16] for c in captures), "sizes")
+        expect(data_of(folder, captures[0]["kernel_arguments"][1]) == floats([float(i) for i in range(64)]), "x")
+        expect(data_of(folder, captures[1]["kernel_arguments"][0]) == floats([1.0 + 2.0 * i for i in range(64)]),
+               "y before the second launch holds the first launch's result")
     elif sample == "threads-launches-4-7-nodata":
         expect([l["launch"] for l in meta["launches"]] == [4, 5, 6, 7], "launches 4 to 7 only")
         expect(sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures) == [4000, 5000, 6000, 7000],
