@@ -31,6 +31,7 @@ struct ProgramInfo {
   std::uint64_t id = 0;
   std::string source;
   std::string options; ///< the application's own build options
+  fmt::ProgramOrigin origin = fmt::ProgramOrigin::Source;
   long refs = 1;
 };
 
@@ -198,6 +199,15 @@ void CaptureEngine::programCreated(cl_program program, std::string source) {
   m_state->programs[program] = std::move(p);
 }
 
+void CaptureEngine::programCreatedWithoutSource(cl_program program, const char *origin) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto p = std::make_shared<ProgramInfo>();
+  p->id = m_state->nextProgram++;
+  p->origin = fmt::parseProgramOrigin(origin).value_or(fmt::ProgramOrigin::Binary);
+  log(LogLevel::Debug, "program " + std::to_string(p->id) + " created from " + origin);
+  m_state->programs[program] = std::move(p);
+}
+
 void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
@@ -226,6 +236,8 @@ void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const ch
   if (it != m_state->programs.end())
     k.program = it->second;
   k.name = name ? name : "";
+  log(LogLevel::Debug,
+      "kernel " + k.name + (k.program ? " created" : " created from a program clcapture does not know"));
   m_state->kernels[kernel] = std::move(k);
 }
 
@@ -425,6 +437,28 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
+  if (k.program->origin != fmt::ProgramOrigin::Source) {
+    // SPEC §3: launches of programs built from a binary or IL are listed in the sidecar, not verifiable.
+    fmt::LaunchFacts facts;
+    facts.launch = launch;
+    facts.enqueueFunction = shape.enqueueFunction;
+    facts.kernelName = k.name;
+    facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
+    facts.queue = s.queues.emplace(queue, s.queues.size()).first->second;
+    facts.program = k.program->id;
+    facts.programOrigin = k.program->origin;
+    facts.buildOptions = k.program->options;
+    cl_device_id device = nullptr;
+    if (d.clGetCommandQueueInfo &&
+        d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS)
+      facts.device = s.deviceFacts(d, device);
+    std::string reason = std::string("program built from ") +
+                         (k.program->origin == fmt::ProgramOrigin::Il ? "IL" : "a binary") +
+                         ": no source to verify";
+    if (auto status = rec->appendNotCaptured(facts, reason); !status)
+      disable(status.error());
+    return nullptr;
+  }
 
   cl_device_id device = nullptr;
   if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||

@@ -33,6 +33,8 @@ public:
   bool enabled() const;
 
   void programCreated(cl_program program, std::string source);
+  /// A program without source (clCreateProgramWithBinary/IL): its launches are listed, not verifiable.
+  void programCreatedWithoutSource(cl_program program, const char *origin);
   void programBuilt(cl_program program, const char *originalOptions);
   void programRetained(cl_program program);
   void programReleased(cl_program program);

@@ -87,11 +87,7 @@ bool DispatchPatcher::patch(cl_icd_dispatch *table) {
   CLCAPTURE_ENGINE_CALLS(CLCAPTURE_KEEP)
 #undef CLCAPTURE_KEEP
   m_count.store(n + 1, std::memory_order_release);
-#define CLCAPTURE_PATCH(name)                                                                                \
-  if (table->name)                                                                                           \
-    table->name = &hooks::name;
-  CLCAPTURE_HOOKS(CLCAPTURE_PATCH)
-#undef CLCAPTURE_PATCH
+  hooks::installHooks(table);
   if (!(before & PROT_WRITE))
     ::mprotect(reinterpret_cast<void *>(begin), length, before);
   return true;

@@ -9,10 +9,12 @@
 
 #define CLCAPTURE_HOOKS(X)                                                                                   \
   X(clCreateProgramWithSource)                                                                               \
+  X(clCreateProgramWithBinary)                                                                               \
   X(clBuildProgram)                                                                                          \
   X(clRetainProgram)                                                                                         \
   X(clReleaseProgram)                                                                                        \
   X(clCreateKernel)                                                                                          \
+  X(clCreateKernelsInProgram)                                                                                \
   X(clRetainKernel)                                                                                          \
   X(clReleaseKernel)                                                                                         \
   X(clSetKernelArg)                                                                                          \

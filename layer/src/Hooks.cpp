@@ -10,11 +10,14 @@
 
 #include "CaptureEngine.h"
 #include "DispatchPatcher.h"
+#include "HookList.h"
 #include "Log.h"
 
+#include <algorithm>
 #include <string>
 
 namespace clcapture::layer::hooks {
+namespace {
 
 namespace {
 
@@ -51,6 +54,24 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
         source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
       CaptureEngine::instance().programCreated(program, std::move(source));
     });
+  return program;
+}
+
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
+                                                 const cl_device_id *device_list, const size_t *lengths,
+                                                 const unsigned char **binaries, cl_int *binary_status,
+                                                 cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_program program = d->clCreateProgramWithBinary(context, num_devices, device_list, lengths, binaries,
+                                                    binary_status, errcode_ret);
+  if (program)
+    guarded("clCreateProgramWithBinary",
+            [&] { CaptureEngine::instance().programCreatedWithoutSource(program, "binary"); });
   return program;
 }
 
@@ -100,6 +121,28 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
   if (kernel)
     guarded("clCreateKernel", [&] { CaptureEngine::instance().kernelCreated(kernel, program, kernel_name); });
   return kernel;
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                            cl_uint *num_kernels_ret) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  cl_int status = d->clCreateKernelsInProgram(program, num_kernels, kernels, num_kernels_ret);
+  if (status == CL_SUCCESS && kernels)
+    guarded("clCreateKernelsInProgram", [&] {
+      // OpenCL 1.2 §5.7.1: kernels[] holds min(num_kernels, the program's kernel count) new kernels.
+      cl_uint count = num_kernels;
+      if (num_kernels_ret)
+        count = std::min(count, *num_kernels_ret);
+      for (cl_uint i = 0; i < count && kernels[i]; ++i) {
+        char name[1024] = {0};
+        if (d->clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr) ==
+            CL_SUCCESS)
+          CaptureEngine::instance().kernelCreated(kernels[i], program, name);
+      }
+    });
+  return status;
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
@@ -236,6 +279,16 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
                        [&](cl_uint n, const cl_event *waits) {
                          return d->clEnqueueTask(command_queue, kernel, n, waits, event);
                        });
+}
+
+} // namespace
+
+void installHooks(cl_icd_dispatch *table) {
+#define CLCAPTURE_INSTALL(name)                                                                              \
+  if (table->name)                                                                                           \
+    table->name = &name;
+  CLCAPTURE_HOOKS(CLCAPTURE_INSTALL)
+#undef CLCAPTURE_INSTALL
 }
 
 } // namespace clcapture::layer::hooks

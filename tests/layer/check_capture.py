@@ -152,6 +152,12 @@ def main():
         expect(data_of(folder, captures[0]["kernel_arguments"][1]) == floats([float(i) for i in range(64)]), "x")
         expect(data_of(folder, captures[1]["kernel_arguments"][0]) == floats([1.0 + 2.0 * i for i in range(64)]),
                "y before the second launch holds the first launch's result")
+    elif sample == "pyopencl-binary":
+        expect(len(captures) == 0, f"expected no instantiation, got {len(captures)}")
+        expect([l["launch"] for l in meta["launches"]] == [0, 1], "both launches listed")
+        expect(all(l["instantiation"] is None and l["program_origin"] == "binary" and
+                   l["not_captured_reason"] == "program built from a binary: no source to verify"
+                   for l in meta["launches"]), f"listed as not verifiable: {meta['launches']}")
     elif sample == "threads-launches-4-7-nodata":
         expect([l["launch"] for l in meta["launches"]] == [4, 5, 6, 7], "launches 4 to 7 only")
         expect(sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures) == [4000, 5000, 6000, 7000],
