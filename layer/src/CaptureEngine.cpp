@@ -332,7 +332,18 @@ public:
     m_ready.notify_one();
   }
 
-  void started() { m_pending.fetch_add(1); }
+  void started(std::uint64_t queue) {
+    m_pending.fetch_add(1);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    ++m_perQueue[queue];
+  }
+
+  /// Waits (at most `seconds`) until every launch of `queue` started so far is written. Called after the
+  /// driver's clFinish: the queue's reads are done, so only callbacks and the writer can still be busy.
+  void waitForQueue(std::uint64_t queue, double seconds) {
+    std::unique_lock<std::mutex> lock(m_mutex);
+    m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_perQueue[queue] == 0; });
+  }
 
   /// Waits (at most `seconds`) until every started launch is written: called at exit.
   void drain(double seconds) {
@@ -362,6 +373,11 @@ private:
       }
       write(*launch);
       m_pending.fetch_sub(1);
+      {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        --m_perQueue[launch->facts.queue];
+      }
+      m_written.notify_all();
     }
   }
 
@@ -398,6 +414,8 @@ private:
   std::condition_variable m_ready;
   std::deque<std::shared_ptr<PendingLaunch>> m_queue;
   std::atomic<long> m_pending{0};
+  std::condition_variable m_written;
+  std::map<std::uint64_t, long> m_perQueue; ///< launches started but not yet written, per queue id
   std::thread m_thread;
 };
 
@@ -607,6 +625,18 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   return pending;
 }
 
+void CaptureEngine::queueFinished(cl_command_queue queue) {
+  std::uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(m_state->mutex);
+    auto it = m_state->queues.find(queue);
+    if (it == m_state->queues.end())
+      return; // nothing of this queue was captured
+    id = it->second;
+  }
+  Writer::instance().waitForQueue(id, 10.0);
+}
+
 void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus) {
   const cl_icd_dispatch &d = *launch->driver;
   if (enqueueStatus != CL_SUCCESS) {
@@ -620,7 +650,7 @@ void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int 
     return;
   }
   Writer &writer = Writer::instance();
-  writer.started();
+  writer.started(launch->facts.queue);
   if (launch->snapshots.empty()) {
     writer.push(launch);
     return;

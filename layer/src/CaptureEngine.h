@@ -56,6 +56,10 @@ public:
   /// or drops it when the driver refused the launch.
   void commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus);
 
+  /// After the driver's clFinish(queue): waits until the queue's captured launches are on disk, so that a
+  /// process killed after clFinish has lost nothing it launched before.
+  void queueFinished(cl_command_queue queue);
+
   /// Logs `what` once and stops capturing.
   void disable(const std::string &what);
 

@@ -22,7 +22,8 @@
   X(clRetainMemObject)                                                                                       \
   X(clReleaseMemObject)                                                                                      \
   X(clEnqueueNDRangeKernel)                                                                                  \
-  X(clEnqueueTask)
+  X(clEnqueueTask)                                                                                           \
+  X(clFinish)
 
 /// Driver entries the capture engine itself calls (never hooked ones, which would recurse). They are copied
 /// with the hooked entries at patch time, so DispatchPatcher::original() holds everything the layer calls.

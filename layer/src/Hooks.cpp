@@ -281,6 +281,16 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
                        });
 }
 
+cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  cl_int status = d->clFinish(command_queue);
+  if (status == CL_SUCCESS)
+    guarded("clFinish", [&] { CaptureEngine::instance().queueFinished(command_queue); });
+  return status;
+}
+
 } // namespace
 
 void installHooks(cl_icd_dispatch *table) {

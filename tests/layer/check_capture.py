@@ -158,6 +158,12 @@ def main():
         expect(all(l["instantiation"] is None and l["program_origin"] == "binary" and
                    l["not_captured_reason"] == "program built from a binary: no source to verify"
                    for l in meta["launches"]), f"listed as not verifiable: {meta['launches']}")
+    elif sample == "killed":
+        expect(len(captures) == 5, f"expected the 5 launches before SIGKILL, got {len(captures)}")
+        expect([int(c["kernel_arguments"][1]["value"], 16) for c in captures] == [0, 1, 2, 3, 4], "values in order")
+        # Launch n sees the buffer after launches 0..n-1 added 0+1+...+(n-1).
+        expect([data_of(folder, c["kernel_arguments"][0]) for c in captures] ==
+               [ints([n * (n - 1) // 2] * 64) for n in range(5)], "each launch's own buffer contents")
     elif sample == "threads-launches-4-7-nodata":
         expect([l["launch"] for l in meta["launches"]] == [4, 5, 6, 7], "launches 4 to 7 only")
         expect(sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures) == [4000, 5000, 6000, 7000],
