@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake ninja-build ccache pkg-config git
+  build-essential cmake ninja-build ccache pkg-config git bc
   # OpenCL: loader, headers, CPU driver, second driver + race oracle, inspector
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd oclgrind clinfo
   # analyzer: Clang/LLVM 16 as libraries, CVC5, libFuzzer runtime for clang-16

@@ -114,6 +114,7 @@ struct CaptureEngine::State {
   std::map<cl_kernel, KernelInfo> kernels;
   std::map<cl_mem, MemInfo> mems;
   std::map<cl_command_queue, std::uint64_t> queues;
+  std::map<cl_command_queue, bool> queueOutOfOrder;
   std::map<std::thread::id, std::uint64_t> threads;
   std::map<cl_device_id, fmt::DeviceFacts> devices;
   std::uint64_t nextProgram = 0, nextMem = 0, launches = 0;
@@ -603,6 +604,18 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 
   // Non-blocking reads on the same queue, after the launch's own wait list; the launch waits for them.
   bool waitListUsable = numWaits == 0 || waits != nullptr;
+  bool outOfOrder = true; // when in doubt, wait explicitly
+  if (!toRead.empty()) {
+    auto known = s.queueOutOfOrder.find(queue);
+    if (known == s.queueOutOfOrder.end()) {
+      cl_command_queue_properties props = 0;
+      if (d.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr) == CL_SUCCESS)
+        outOfOrder = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+      s.queueOutOfOrder.emplace(queue, outOfOrder);
+    } else {
+      outOfOrder = known->second;
+    }
+  }
   for (const auto &[argIndex, mem] : toRead) {
     auto snap = std::make_unique<PendingLaunch::Snapshot>();
     snap->argument = argIndex;
@@ -619,7 +632,10 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
       facts.arguments[argIndex].dataSkipped = "reading the buffer failed with " + std::to_string(status);
       continue;
     }
-    extraWaits.push_back(snap->event);
+    // An in-order queue already runs the read before the launch; an extra wait there only costs the driver
+    // dependency tracking (PoCL's grows with the queue: 117x slower on 20,000 small launches).
+    if (outOfOrder)
+      extraWaits.push_back(snap->event);
     pending->snapshots.push_back(std::move(snap));
   }
   return pending;
