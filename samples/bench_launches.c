@@ -1,13 +1,32 @@
-/* Benchmark workload: many small launches (launch-heavy). bench_launches N: N launches of a 256-work-item
- * kernel on one 1 KiB buffer, one clFinish at the end. */
+/* Many small launches of one kernel that adds the launch number to a 1 KiB buffer.
+ *   bench_launches [N] [--finish-each] [--sigkill]
+ * Launch-heavy benchmark workload by default (one clFinish at the end). --finish-each finishes the queue
+ * after every launch; --sigkill then kills the process with SIGKILL (no destructors, exit handlers or
+ * flushes): a capture must still hold all N launches. */
 #include "common/sample_util.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 
 static const char *kSource = "kernel void tick(global int *data, int n) {\n"
                              "  data[get_global_id(0)] += n;\n"
                              "}\n";
 
 int main(int argc, char **argv) {
-  int launches = argc > 1 ? atoi(argv[1]) : 10000;
+  int launches = 10000, finishEach = 0, sigkill = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--finish-each"))
+      finishEach = 1;
+    else if (!strcmp(argv[i], "--sigkill"))
+      sigkill = 1;
+    else if (atoi(argv[i]) > 0)
+      launches = atoi(argv[i]);
+    else {
+      fprintf(stderr, "usage: %s [N] [--finish-each] [--sigkill]\n", argv[0]);
+      return 2;
+    }
+  }
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -24,8 +43,14 @@ int main(int argc, char **argv) {
     CHECK_CL(clSetKernelArg(kernel, 1, sizeof n, &n));
     size_t global = 256;
     CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL));
+    if (finishEach)
+      CHECK_CL(clFinish(queue));
   }
   CHECK_CL(clFinish(queue));
   printf("bench_launches: %d launches\n", launches);
+  if (sigkill) {
+    fflush(stdout);
+    kill(getpid(), SIGKILL);
+  }
   return 0;
 }

@@ -163,7 +163,7 @@ def main():
         expect([int(c["kernel_arguments"][1]["value"], 16) for c in captures] == [0, 1, 2, 3, 4], "values in order")
         # Launch n sees the buffer after launches 0..n-1 added 0+1+...+(n-1).
         expect([data_of(folder, c["kernel_arguments"][0]) for c in captures] ==
-               [ints([n * (n - 1) // 2] * 64) for n in range(5)], "each launch's own buffer contents")
+               [ints([n * (n - 1) // 2] * 256) for n in range(5)], "each launch's own buffer contents")
     elif sample == "threads-launches-4-7-nodata":
         expect([l["launch"] for l in meta["launches"]] == [4, 5, 6, 7], "launches 4 to 7 only")
         expect(sorted(int(c["kernel_arguments"][1]["value"], 16) for c in captures) == [4000, 5000, 6000, 7000],
