@@ -115,7 +115,24 @@ struct CaptureEngine::State {
   std::map<cl_mem, MemInfo> mems;
   std::map<cl_command_queue, std::uint64_t> queues;
   std::map<cl_command_queue, bool> queueOutOfOrder;
-  std::map<std::thread::id, std::uint64_t> threads;
+  std::uint64_t nextThread = 0, nextQueue = 0;
+
+  /// The queue's number: counted, never reused, even when the driver reuses a released queue's handle.
+  std::uint64_t queueNumber(cl_command_queue queue) {
+    auto it = queues.find(queue);
+    if (it == queues.end())
+      it = queues.emplace(queue, nextQueue++).first;
+    return it->second;
+  }
+
+  /// This host thread's number: assigned at its first launch and kept in a thread_local, because the system
+  /// reuses thread ids once a thread has ended (a map keyed by id merged two threads of the threads sample).
+  std::uint64_t threadNumber() {
+    thread_local std::uint64_t number = UINT64_MAX;
+    if (number == UINT64_MAX)
+      number = nextThread++;
+    return number;
+  }
   std::map<cl_device_id, fmt::DeviceFacts> devices;
   std::uint64_t nextProgram = 0, nextMem = 0, launches = 0;
   std::unique_ptr<fmt::CaptureRecorder> recorder;
@@ -462,8 +479,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     facts.launch = launch;
     facts.enqueueFunction = shape.enqueueFunction;
     facts.kernelName = k.name;
-    facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
-    facts.queue = s.queues.emplace(queue, s.queues.size()).first->second;
+    facts.thread = s.threadNumber();
+    facts.queue = s.queueNumber(queue);
     facts.program = k.program->id;
     facts.programOrigin = k.program->origin;
     facts.buildOptions = k.program->options;
@@ -494,8 +511,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   facts.launch = launch;
   facts.enqueueFunction = shape.enqueueFunction;
   facts.kernelName = k.name;
-  facts.thread = s.threads.emplace(std::this_thread::get_id(), s.threads.size()).first->second;
-  facts.queue = s.queues.emplace(queue, s.queues.size()).first->second;
+  facts.thread = s.threadNumber();
+  facts.queue = s.queueNumber(queue);
   facts.program = k.program->id;
   facts.buildOptions = k.program->options;
   facts.device = dev;
@@ -639,6 +656,12 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     pending->snapshots.push_back(std::move(snap));
   }
   return pending;
+}
+
+void CaptureEngine::queueReleased(cl_command_queue queue) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  m_state->queues.erase(queue);
+  m_state->queueOutOfOrder.erase(queue);
 }
 
 void CaptureEngine::queueFinished(cl_command_queue queue) {

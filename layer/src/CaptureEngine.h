@@ -59,6 +59,8 @@ public:
   /// After the driver's clFinish(queue): waits until the queue's captured launches are on disk, so that a
   /// process killed after clFinish has lost nothing it launched before.
   void queueFinished(cl_command_queue queue);
+  /// The queue's last reference is gone: its handle may come back as a new queue.
+  void queueReleased(cl_command_queue queue);
 
   /// Logs `what` once and stops capturing.
   void disable(const std::string &what);

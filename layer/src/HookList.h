@@ -23,7 +23,8 @@
   X(clReleaseMemObject)                                                                                      \
   X(clEnqueueNDRangeKernel)                                                                                  \
   X(clEnqueueTask)                                                                                           \
-  X(clFinish)
+  X(clFinish)                                                                                                \
+  X(clReleaseCommandQueue)
 
 /// Driver entries the capture engine itself calls (never hooked ones, which would recurse). They are copied
 /// with the hooked entries at patch time, so DispatchPatcher::original() holds everything the layer calls.

@@ -291,6 +291,22 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   return status;
 }
 
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  // Queues are not mirrored from their creation (several entry points create them), so ask whether this
+  // release is the last: a handle the driver reuses for a new queue must get a new queue number.
+  cl_uint refs = 0;
+  bool last = d->clGetCommandQueueInfo(command_queue, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs,
+                                       nullptr) == CL_SUCCESS &&
+              refs == 1;
+  cl_int status = d->clReleaseCommandQueue(command_queue);
+  if (status == CL_SUCCESS && last)
+    guarded("clReleaseCommandQueue", [&] { CaptureEngine::instance().queueReleased(command_queue); });
+  return status;
+}
+
 } // namespace
 
 void installHooks(cl_icd_dispatch *table) {
