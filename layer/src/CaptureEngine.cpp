@@ -55,6 +55,27 @@ struct MemInfo {
   long refs = 1;
 };
 
+/// The application's reference count, mirrored: +1 on retain, -1 on release, forgotten at zero (the driver
+/// may then hand the same handle out for a new object).
+long &refsOf(std::shared_ptr<ProgramInfo> &p) {
+  return p->refs;
+}
+template <typename Info> long &refsOf(Info &info) {
+  return info.refs;
+}
+
+template <typename Map> void retainIn(Map &map, typename Map::key_type handle) {
+  auto it = map.find(handle);
+  if (it != map.end())
+    ++refsOf(it->second);
+}
+
+template <typename Map> void releaseIn(Map &map, typename Map::key_type handle) {
+  auto it = map.find(handle);
+  if (it != map.end() && --refsOf(it->second) <= 0)
+    map.erase(it);
+}
+
 std::string executableName() {
   char buf[4096];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -235,16 +256,12 @@ void CaptureEngine::programBuilt(cl_program program, const char *originalOptions
 
 void CaptureEngine::programRetained(cl_program program) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->programs.find(program);
-  if (it != m_state->programs.end())
-    ++it->second->refs;
+  retainIn(m_state->programs, program);
 }
 
 void CaptureEngine::programReleased(cl_program program) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->programs.find(program);
-  if (it != m_state->programs.end() && --it->second->refs <= 0)
-    m_state->programs.erase(it);
+  releaseIn(m_state->programs, program);
 }
 
 void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const char *name) {
@@ -261,16 +278,12 @@ void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const ch
 
 void CaptureEngine::kernelRetained(cl_kernel kernel) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->kernels.find(kernel);
-  if (it != m_state->kernels.end())
-    ++it->second.refs;
+  retainIn(m_state->kernels, kernel);
 }
 
 void CaptureEngine::kernelReleased(cl_kernel kernel) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->kernels.find(kernel);
-  if (it != m_state->kernels.end() && --it->second.refs <= 0)
-    m_state->kernels.erase(it);
+  releaseIn(m_state->kernels, kernel);
 }
 
 void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
@@ -300,16 +313,12 @@ void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size) {
 
 void CaptureEngine::memRetained(cl_mem mem) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->mems.find(mem);
-  if (it != m_state->mems.end())
-    ++it->second.refs;
+  retainIn(m_state->mems, mem);
 }
 
 void CaptureEngine::memReleased(cl_mem mem) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  auto it = m_state->mems.find(mem);
-  if (it != m_state->mems.end() && --it->second.refs <= 0)
-    m_state->mems.erase(it);
+  releaseIn(m_state->mems, mem);
 }
 
 /// One launch between prepare() and its record: the instantiation without buffer contents, and the reads
