@@ -9,6 +9,9 @@
 #include <fcntl.h>
 #include <string>
 #include <unistd.h>
+// XXH_INLINE_ALL: xxHash is compiled into clcapture itself, so libclcapture.so, loaded into arbitrary
+// applications, does not need libxxhash.so.0 on the machine it runs on.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 namespace clcapture::format {
