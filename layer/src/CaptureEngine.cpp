@@ -18,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -41,11 +42,22 @@ struct ArgValue {
   std::size_t size = 0;
 };
 
+/// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
+struct ParamInfo {
+  std::string name;
+  std::string type;
+  bool haveQualifier = false;
+  cl_kernel_arg_address_qualifier qualifier = 0;
+};
+
 struct KernelInfo {
   std::shared_ptr<ProgramInfo> program; ///< shared: the kernel keeps its program alive in the driver too
   std::string name;
   std::vector<ArgValue> args;
   long refs = 1;
+  /// Asked of the driver at the kernel's first captured launch, then reused: launches are a hot path.
+  std::optional<std::vector<ParamInfo>> params;
+  std::string kernelFile; ///< the stored source's name in the capture folder, once written
 };
 
 struct MemInfo {
@@ -79,11 +91,7 @@ template <typename Map> void releaseIn(Map &map, typename Map::key_type handle) 
 std::string executableName() {
   char buf[4096];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0)
-    return "app";
-  buf[n] = '\0';
-  std::string path(buf);
-  return path;
+  return n <= 0 ? std::string("app") : std::string(buf, static_cast<std::size_t>(n));
 }
 
 std::string baseName(const std::string &path) {
@@ -124,6 +132,21 @@ std::string kernelArgString(const cl_icd_dispatch &d, cl_kernel kernel, cl_uint 
   while (!s.empty() && s.back() == '\0')
     s.pop_back();
   return s;
+}
+
+std::vector<ParamInfo> askParams(const cl_icd_dispatch &d, cl_kernel kernel) {
+  cl_uint count = 0;
+  d.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, nullptr);
+  std::vector<ParamInfo> params(count);
+  for (cl_uint i = 0; i < count; ++i) {
+    ParamInfo &p = params[i];
+    p.name = kernelArgString(d, kernel, i, CL_KERNEL_ARG_NAME);
+    p.type = kernelArgString(d, kernel, i, CL_KERNEL_ARG_TYPE_NAME);
+    p.haveQualifier =
+        d.clGetKernelArgInfo && d.clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                     sizeof p.qualifier, &p.qualifier, nullptr) == CL_SUCCESS;
+  }
+  return params;
 }
 
 } // namespace
@@ -331,6 +354,7 @@ struct PendingLaunch {
     std::atomic<bool> failed{false};
     PendingLaunch *owner = nullptr;
   };
+  bool discard = false; ///< the driver refused the launch: drop it once its reads are done
   fmt::Instantiation inst;
   fmt::LaunchFacts facts;
   fmt::CaptureRecorder *recorder = nullptr;
@@ -360,8 +384,8 @@ public:
   }
 
   void started(std::uint64_t queue) {
-    m_pending.fetch_add(1);
     std::lock_guard<std::mutex> lock(m_mutex);
+    ++m_pending;
     ++m_perQueue[queue];
   }
 
@@ -374,11 +398,9 @@ public:
 
   /// Waits (at most `seconds`) until every started launch is written: called at exit.
   void drain(double seconds) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (m_pending.load() > 0 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (m_pending.load() > 0)
-      log(LogLevel::Warning, std::to_string(m_pending.load()) +
+    std::unique_lock<std::mutex> lock(m_mutex);
+    if (!m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending == 0; }))
+      log(LogLevel::Warning, std::to_string(m_pending) +
                                  " launch(es) still waiting for their buffer reads at exit; not recorded");
   }
 
@@ -399,9 +421,9 @@ private:
         m_queue.pop_front();
       }
       write(*launch);
-      m_pending.fetch_sub(1);
       {
         std::lock_guard<std::mutex> lock(m_mutex);
+        --m_pending;
         --m_perQueue[launch->facts.queue];
       }
       m_written.notify_all();
@@ -440,9 +462,9 @@ private:
   std::mutex m_mutex;
   std::condition_variable m_ready;
   std::deque<std::shared_ptr<PendingLaunch>> m_queue;
-  std::atomic<long> m_pending{0};
   std::condition_variable m_written;
-  std::map<std::uint64_t, long> m_perQueue; ///< launches started but not yet written, per queue id
+  long m_pending = 0;                       ///< launches started but not yet written
+  std::map<std::uint64_t, long> m_perQueue; ///< the same, per queue id
   std::thread m_thread;
 };
 
@@ -454,7 +476,8 @@ void CL_CALLBACK snapshotCompleted(cl_event, cl_int status, void *userData) {
   PendingLaunch *owner = snap->owner;
   if (owner->outstanding.fetch_sub(1) == 1) {
     std::shared_ptr<PendingLaunch> keep = std::move(owner->self);
-    Writer::instance().push(std::move(keep));
+    if (!keep->discard)
+      Writer::instance().push(std::move(keep));
   }
 }
 
@@ -476,39 +499,18 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
                                "source program; not captured");
     return nullptr;
   }
-  const KernelInfo &k = kit->second;
+  KernelInfo &k = kit->second;
   if (!s.controls.wantsLaunch(launch, k.name))
     return nullptr;
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
-  if (k.program->origin != fmt::ProgramOrigin::Source) {
-    // SPEC §3: launches of programs built from a binary or IL are listed in the sidecar, not verifiable.
-    fmt::LaunchFacts facts;
-    facts.launch = launch;
-    facts.enqueueFunction = shape.enqueueFunction;
-    facts.kernelName = k.name;
-    facts.thread = s.threadNumber();
-    facts.queue = s.queueNumber(queue);
-    facts.program = k.program->id;
-    facts.programOrigin = k.program->origin;
-    facts.buildOptions = k.program->options;
-    cl_device_id device = nullptr;
-    if (d.clGetCommandQueueInfo &&
-        d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS)
-      facts.device = s.deviceFacts(d, device);
-    std::string reason = std::string("program built from ") +
-                         (k.program->origin == fmt::ProgramOrigin::Il ? "IL" : "a binary") +
-                         ": no source to verify";
-    if (auto status = rec->appendNotCaptured(facts, reason); !status)
-      disable(status.error());
-    return nullptr;
-  }
-
   cl_device_id device = nullptr;
   if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||
       d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS) {
-    log(LogLevel::Warning, "cannot ask the driver about a launch's queue; launch not captured");
+    log(LogLevel::Warning, "launch " + std::to_string(launch) +
+                               ": cannot ask the driver about the queue; "
+                               "not captured");
     return nullptr;
   }
   const fmt::DeviceFacts &dev = s.deviceFacts(d, device);
@@ -523,17 +525,31 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   facts.thread = s.threadNumber();
   facts.queue = s.queueNumber(queue);
   facts.program = k.program->id;
+  facts.programOrigin = k.program->origin;
   facts.buildOptions = k.program->options;
   facts.device = dev;
 
-  fmt::Instantiation &inst = pending->inst;
-  inst.endianness = dev.endianness;
-  auto kernelFile = rec->putKernelSource(k.name, k.program->source);
-  if (!kernelFile) {
-    disable(kernelFile.error());
+  if (k.program->origin != fmt::ProgramOrigin::Source) {
+    // SPEC §3: launches of programs built from a binary or IL are listed in the sidecar, not verifiable.
+    std::string reason = std::string("program built from ") +
+                         (k.program->origin == fmt::ProgramOrigin::Il ? "IL" : "a binary") +
+                         ": no source to verify";
+    if (auto status = rec->appendNotCaptured(facts, reason); !status)
+      disable(status.error());
     return nullptr;
   }
-  inst.kernelFile = *kernelFile;
+
+  fmt::Instantiation &inst = pending->inst;
+  inst.endianness = dev.endianness;
+  if (k.kernelFile.empty()) {
+    auto kernelFile = rec->putKernelSource(k.name, k.program->source);
+    if (!kernelFile) {
+      disable(kernelFile.error());
+      return nullptr;
+    }
+    k.kernelFile = *kernelFile;
+  }
+  inst.kernelFile = k.kernelFile;
   inst.globalSize = shape.globalSize;
   if (!shape.localSize.empty())
     inst.localSize = shape.localSize;
@@ -542,25 +558,25 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   inst.compilerFlags = k.program->options;
   inst.entryPoint = k.name;
 
-  cl_uint numArgs = 0;
-  d.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr);
+  if (!k.params)
+    k.params = askParams(d, kernel);
+  const cl_uint numArgs = static_cast<cl_uint>(k.params->size());
+  static const ArgValue kUnset;
   std::vector<fmt::KernelArgument> args;
   std::map<std::uint64_t, std::vector<std::uint32_t>> byMem;
   std::vector<std::pair<std::size_t, cl_mem>> toRead;
   for (cl_uint i = 0; i < numArgs; ++i) {
-    ArgValue value = i < k.args.size() ? k.args[i] : ArgValue{};
+    const ArgValue &value = i < k.args.size() ? k.args[i] : kUnset;
+    const ParamInfo &param = (*k.params)[i];
+    const std::string &type = param.type;
+    const bool haveQualifier = param.haveQualifier;
+    const cl_kernel_arg_address_qualifier qualifier = param.qualifier;
     fmt::ArgumentFacts af;
     af.index = i;
-    std::string name = kernelArgString(d, kernel, i, CL_KERNEL_ARG_NAME);
-    std::string type = kernelArgString(d, kernel, i, CL_KERNEL_ARG_TYPE_NAME);
-    if (!name.empty())
-      af.name = name;
+    if (!param.name.empty())
+      af.name = param.name;
     if (!type.empty())
       af.typeName = type;
-    cl_kernel_arg_address_qualifier qualifier = 0;
-    bool haveQualifier =
-        d.clGetKernelArgInfo && d.clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                     sizeof qualifier, &qualifier, nullptr) == CL_SUCCESS;
     cl_mem mem = nullptr;
     if (value.bytes.size() == sizeof(cl_mem))
       std::memcpy(&mem, value.bytes.data(), sizeof mem);
@@ -687,20 +703,15 @@ void CaptureEngine::queueFinished(cl_command_queue queue) {
 
 void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus) {
   const cl_icd_dispatch &d = *launch->driver;
-  if (enqueueStatus != CL_SUCCESS) {
-    // The driver refused the launch: it is not a launch, and the reads' events are ours to release.
-    // The reads still write into `launch`'s memory: wait for them (they depend only on the app's own wait
-    // list, which the failed launch shared), then release them.
-    for (auto &snap : launch->snapshots) {
-      d.clWaitForEvents(1, &snap->event);
-      d.clReleaseEvent(snap->event);
-    }
-    return;
-  }
-  Writer &writer = Writer::instance();
-  writer.started(launch->facts.queue);
+  // A refused launch is not a launch; its reads still write into `launch`'s memory, so it stays alive until
+  // they complete and is then dropped. Never wait here: the reads may be gated by a user event the
+  // application opens only after this call returns.
+  launch->discard = enqueueStatus != CL_SUCCESS;
+  if (!launch->discard)
+    Writer::instance().started(launch->facts.queue);
   if (launch->snapshots.empty()) {
-    writer.push(launch);
+    if (!launch->discard)
+      Writer::instance().push(launch);
     return;
   }
   launch->outstanding = launch->snapshots.size();

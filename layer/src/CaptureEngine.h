@@ -20,7 +20,6 @@ namespace clcapture::layer {
 struct PendingLaunch;
 
 struct LaunchShape {
-  cl_uint workDim = 1;
   std::vector<std::uint64_t> globalOffset; ///< empty: NULL
   std::vector<std::uint64_t> globalSize;
   std::vector<std::uint64_t> localSize; ///< empty: NULL

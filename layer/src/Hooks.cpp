@@ -249,7 +249,6 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
     return CL_INVALID_COMMAND_QUEUE;
   LaunchShape shape;
   if (work_dim >= 1 && work_dim <= 3 && global_work_size) {
-    shape.workDim = work_dim;
     shape.globalOffset = dims(work_dim, global_work_offset);
     shape.globalSize = dims(work_dim, global_work_size);
     shape.localSize = dims(work_dim, local_work_size);
