@@ -501,8 +501,7 @@ namespace {
 
 /// Parses `text`, recovering a cut-short file when allowed. Returns nullopt after reporting a fatal error.
 std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Reporter &r,
-                                  const ReadOptions &options, bool &truncated,
-                                  std::size_t &recoveredRecords) {
+                                  const ReadOptions &options, bool &truncated) {
   truncated = false;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     if (options.recoverTruncated) {
@@ -523,7 +522,6 @@ std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Report
         try {
           Json j = Json::parse(recovered->text);
           truncated = true;
-          recoveredRecords = recovered->records;
           r.warning("", "file ends mid-record (the application was killed while writing); recovered the " +
                             std::to_string(recovered->records) + " complete record" +
                             (recovered->records == 1 ? "" : "s") + " before byte " +
@@ -584,8 +582,7 @@ CaptureSet parseCaptures(std::string_view text, std::string_view displayName, co
   CaptureSet set;
   DiagnosticList list(options.maxErrors);
   Reporter r(list, std::string(displayName), options);
-  std::size_t recovered = 0;
-  auto json = parseJsonText(text, 1, r, options, set.truncated, recovered);
+  auto json = parseJsonText(text, 1, r, options, set.truncated);
   if (json) {
     if (!json->is_array()) {
       r.error("", "expected an array of kernel instantiations, got " + describe(*json));
@@ -848,8 +845,7 @@ SidecarSet parseSidecar(std::string_view text, std::string_view displayName, con
   SidecarSet set;
   DiagnosticList list(options.maxErrors);
   Reporter r(list, std::string(displayName), options);
-  std::size_t recovered = 0;
-  if (auto json = parseJsonText(text, 2, r, options, set.truncated, recovered)) {
+  if (auto json = parseJsonText(text, 2, r, options, set.truncated)) {
     SidecarConverter convert(r);
     set.sidecar = convert.sidecar(*json);
   }
