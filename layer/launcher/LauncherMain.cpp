@@ -1,9 +1,11 @@
 //===- LauncherMain.cpp - clcapture: run a command with the capture in front of its driver -===//
 //
 // SPEC §1: clcapture [--dir DIR] [--layer] [--kernels REGEX] [--launches A-B] [--data all|none|BYTES] --
-// COMMAND One recipe works for both loaders (opencl-notes.md): a private folder holding only clcapture.icd
-// for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader. The real driver is whatever
-// CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named, else the system vendors folder.
+// COMMAND. As a shim ICD (the default) one recipe works for both loaders (opencl-notes.md): a private folder
+// holding only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader;
+// the real driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named,
+// else the system vendors folder. With --layer the loader keeps finding the drivers itself and loads the
+// library through OPENCL_LAYERS (added to the user's own layers); --icd then becomes OCL_ICD_VENDORS.
 // Exits with COMMAND's status (128 + signal when it was killed), and says where the capture went.
 //
 //===----------------------------------------------------------------------===//
@@ -94,11 +96,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "clcapture: no command to run\nusage: clcapture [OPTIONS] -- COMMAND [ARGS...]\n");
     return 1;
   }
-  if (layer) {
-    std::fprintf(stderr,
-                 "clcapture: --layer: the OPENCL_LAYERS front end is not built yet; run without --layer\n");
-    return 1;
-  }
   auto controls = clcapture::layer::parseControls(
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
       data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str());
@@ -113,19 +110,29 @@ int main(int argc, char **argv) {
   }
 
   char vendors[] = "/tmp/clcapture-icd-XXXXXX";
-  if (!::mkdtemp(vendors)) {
-    std::fprintf(stderr, "clcapture: cannot create a temporary folder: %s\n", std::strerror(errno));
-    return 1;
+  if (layer) {
+    vendors[0] = '\0'; // nothing to clean up
+    const char *others = std::getenv("OPENCL_LAYERS");
+    std::string layers = others && *others ? std::string(others) + ":" + library.string() : library.string();
+    ::setenv("OPENCL_LAYERS", layers.c_str(), 1);
+    if (icd.empty() && std::getenv("CLCAPTURE_ICD"))
+      icd = std::getenv("CLCAPTURE_ICD");
+    if (!icd.empty())
+      ::setenv("OCL_ICD_VENDORS", icd.c_str(), 1);
+  } else {
+    if (!::mkdtemp(vendors)) {
+      std::fprintf(stderr, "clcapture: cannot create a temporary folder: %s\n", std::strerror(errno));
+      return 1;
+    }
+    std::ofstream(std::string(vendors) + "/clcapture.icd") << library.string() << "\n";
+    // The user's own driver choice becomes the real driver behind the capture.
+    if (!icd.empty())
+      ::setenv("CLCAPTURE_ICD", icd.c_str(), 1);
+    else if (!std::getenv("CLCAPTURE_ICD") && std::getenv("OCL_ICD_VENDORS"))
+      ::setenv("CLCAPTURE_ICD", std::getenv("OCL_ICD_VENDORS"), 1);
+    ::setenv("OCL_ICD_VENDORS", vendors, 1);
+    ::setenv("OCL_ICD_FILENAMES", library.c_str(), 1);
   }
-  std::ofstream(std::string(vendors) + "/clcapture.icd") << library.string() << "\n";
-
-  // The user's own driver choice becomes the real driver behind the capture.
-  if (!icd.empty())
-    ::setenv("CLCAPTURE_ICD", icd.c_str(), 1);
-  else if (!std::getenv("CLCAPTURE_ICD") && std::getenv("OCL_ICD_VENDORS"))
-    ::setenv("CLCAPTURE_ICD", std::getenv("OCL_ICD_VENDORS"), 1);
-  ::setenv("OCL_ICD_VENDORS", vendors, 1);
-  ::setenv("OCL_ICD_FILENAMES", library.c_str(), 1);
   auto pass = [](const char *name, const std::string &value) {
     if (!value.empty())
       ::setenv(name, value.c_str(), 1);
@@ -158,7 +165,8 @@ int main(int argc, char **argv) {
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   std::error_code ec;
-  fs::remove_all(vendors, ec);
+  if (vendors[0])
+    fs::remove_all(vendors, ec);
   report(child, dir);
   if (WIFEXITED(status))
     return WEXITSTATUS(status);

@@ -701,6 +701,8 @@ void CaptureEngine::queueFinished(cl_command_queue queue) {
   Writer::instance().waitForQueue(id, 10.0);
 }
 
+void CaptureEngine::drain() { Writer::instance().drain(10.0); }
+
 void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int enqueueStatus) {
   const cl_icd_dispatch &d = *launch->driver;
   // A refused launch is not a launch; its reads still write into `launch`'s memory, so it stays alive until

@@ -61,6 +61,9 @@ public:
   /// The queue's last reference is gone: its handle may come back as a new queue.
   void queueReleased(cl_command_queue queue);
 
+  /// Waits (at most 10 s) until every launch seen so far is on disk: at exit or when the loader unloads us.
+  void drain();
+
   /// Logs `what` once and stops capturing.
   void disable(const std::string &what);
 

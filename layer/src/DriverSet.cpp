@@ -3,6 +3,7 @@
 #include "DriverSet.h"
 
 #include "DispatchPatcher.h"
+#include "Downstream.h"
 #include "Log.h"
 
 #include <algorithm>
@@ -141,9 +142,13 @@ DriverSet::DriverSet() {
       m_problems.push_back("skipped " + lib + ": clIcdGetPlatformIDsKHR failed");
       continue;
     }
-    // Hooks go into the driver's own table before the application can see any of its handles.
-    for (cl_platform_id platform : d.platforms)
-      DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform));
+    // Hooks go into the driver's own table before the application can see any of its handles, unless the
+    // layer front end already captures in this process (then the shim only forwards).
+    if (claimFrontEnd(FrontEnd::Icd))
+      for (cl_platform_id platform : d.platforms)
+        DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform));
+    else
+      log(LogLevel::Info, "the OPENCL_LAYERS layer captures in this process; the shim ICD only forwards");
     log(LogLevel::Info,
         "forwarding to " + lib + " (" + std::to_string(count) + " platform" + (count == 1 ? "" : "s") + ")");
     m_drivers.push_back(std::move(d));

@@ -9,7 +9,7 @@
 #include "Hooks.h"
 
 #include "CaptureEngine.h"
-#include "DispatchPatcher.h"
+#include "Downstream.h"
 #include "HookList.h"
 #include "Log.h"
 
@@ -21,11 +21,10 @@ namespace {
 
 namespace {
 
-/// The driver's own entries for `object`. Hooks are reached only through patched tables, so this is
-/// never null in practice; the check keeps a corrupted handle from turning into a crash of ours.
-const cl_icd_dispatch *driverOf(const void *object) {
-  return DispatchPatcher::instance().original(object);
-}
+/// What the hook forwards to: the driver's own entries (shim ICD) or the loader's next table (layer).
+/// Hooks are reached only through tables clcapture set up, so this is never null in practice; the check
+/// keeps a corrupted handle from turning into a crash of ours.
+const cl_icd_dispatch *driverOf(const void *object) { return downstreamOf(object); }
 
 std::vector<std::uint64_t> dims(cl_uint n, const size_t *values) {
   std::vector<std::uint64_t> out;

@@ -11,6 +11,6 @@ trap 'rm -rf "$work"' EXIT
 export CLCAPTURE_DIR=$work/capture
 # The positive signal: the layer says where it captures (or, when a filter matches nothing, that it forwards).
 signal="clcapture: info: capturing into $CLCAPTURE_DIR"
-[ "$sample" = nothing ] && signal="clcapture: info: forwarding to "
+[ "$sample" = nothing ] && signal="clcapture: info: (forwarding to |OPENCL_LAYERS layer in front)"
 "$here/run-through-shim.sh" "$shim" "$driver" "$signal" 0 -- "$@" || exit 1
 /usr/bin/python3 "$here/check_capture.py" "$sample" "$CLCAPTURE_DIR" "$schemas"

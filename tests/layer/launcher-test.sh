@@ -2,6 +2,7 @@
 # Runs COMMAND under the clcapture launcher into a fresh folder and checks the capture and the launcher's
 # report; the command's exit status must come back unchanged.
 #   launcher-test.sh LAUNCHER SAMPLE_NAME SCHEMAS_DIR EXPECTED_STATUS -- COMMAND [ARGS...]
+# LAUNCHER_OPTIONS (e.g. --layer) are passed to the launcher.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 launcher=$1 sample=$2 schemas=$3 want=$4
@@ -9,7 +10,7 @@ shift 4
 [ "$1" = "--" ] && shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-out=$("$launcher" --dir "$work/capture" -- "$@" 2>&1)
+out=$("$launcher" ${LAUNCHER_OPTIONS:-} --dir "$work/capture" -- "$@" 2>&1)
 status=$?
 echo "$out"
 [ "$status" -eq "$want" ] || { echo "launcher-test: exit status $status, expected $want" >&2; exit 1; }

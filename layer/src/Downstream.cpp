@@ -1,0 +1,39 @@
+//===- Downstream.cpp - Where a hook forwards, for either front end -------===//
+
+#include "Downstream.h"
+
+#include "DispatchPatcher.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace clcapture::layer {
+
+namespace {
+
+std::atomic<FrontEnd> g_frontEnd{FrontEnd::None};
+cl_icd_dispatch g_layerTarget{};
+
+} // namespace
+
+bool claimFrontEnd(FrontEnd frontEnd) {
+  FrontEnd expected = FrontEnd::None;
+  return g_frontEnd.compare_exchange_strong(expected, frontEnd) || expected == frontEnd;
+}
+
+FrontEnd activeFrontEnd() { return g_frontEnd.load(); }
+
+void setLayerTarget(const cl_icd_dispatch *target, unsigned entries) {
+  // A loader built against older headers offers fewer entries than ours: copy what it has, keep the rest
+  // null (hooks then answer as for an unknown object instead of calling past its table).
+  constexpr unsigned ours = sizeof(cl_icd_dispatch) / sizeof(void *);
+  std::memcpy(&g_layerTarget, target, (entries < ours ? entries : ours) * sizeof(void *));
+}
+
+const cl_icd_dispatch *downstreamOf(const void *object) {
+  if (g_frontEnd.load(std::memory_order_relaxed) == FrontEnd::Layer)
+    return object ? &g_layerTarget : nullptr;
+  return DispatchPatcher::instance().original(object);
+}
+
+} // namespace clcapture::layer
