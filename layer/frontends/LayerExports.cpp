@@ -40,7 +40,9 @@ cl_int initLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, cl
   try {
     if (claimFrontEnd(FrontEnd::Layer)) {
       setLayerTarget(target_dispatch, entries);
-      hooks::installHooks(&g_layerTable);
+      TableLimits limits;
+      limits.entries = entries;
+      hooks::installHooks(&g_layerTable, limits);
       log(LogLevel::Info, "OPENCL_LAYERS layer in front of the loader (" + std::to_string(num_entries) +
                               " entries offered)");
     } else {

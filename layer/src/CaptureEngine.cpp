@@ -4,6 +4,7 @@
 
 #include "CaptureControls.h"
 #include "Log.h"
+#include "SourceInliner.h"
 #include "clcapture/format/CaptureRecorder.h"
 #include "clcapture/format/MemFlags.h"
 #include "clcapture/format/ScalarCodec.h"
@@ -19,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -40,6 +42,8 @@ struct ArgValue {
   bool set = false;
   std::vector<std::uint8_t> bytes; ///< empty when the value pointer was NULL
   std::size_t size = 0;
+  bool svm = false; ///< set by clSetKernelArgSVMPointer: `svmPointer` is the value
+  const void *svmPointer = nullptr;
 };
 
 /// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
@@ -65,7 +69,66 @@ struct MemInfo {
   cl_mem_flags flags = 0;
   std::size_t size = 0;
   long refs = 1;
+  std::optional<std::uint64_t> parent; ///< a sub-buffer's parent (OpenCL 1.2: never itself a sub-buffer)
+  std::uint64_t origin = 0;            ///< a sub-buffer's offset in its parent
 };
+
+struct SvmInfo {
+  std::uint64_t id = 0;
+  cl_svm_mem_flags flags = 0;
+  std::size_t size = 0;
+};
+
+/// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
+/// buffer, or an SVM range.
+struct ReadPlan {
+  enum class From { Buffer, StagedBuffer, Svm } from = From::Buffer;
+  std::size_t argument = 0;
+  cl_mem mem = nullptr;
+  const void *svm = nullptr;
+  std::size_t size = 0;
+};
+
+/// Memory an argument refers to, for aliasing: the root object (a buffer or an SVM allocation) and the
+/// byte range in it.
+struct MemoryRange {
+  bool svm = false;
+  std::uint64_t root = 0;
+  std::uint64_t begin = 0, end = 0;
+  std::uint32_t argument = 0;
+};
+
+/// Groups of arguments whose ranges overlap in the same root object (union of overlapping pairs).
+std::vector<std::vector<std::uint32_t>> aliasGroups(const std::vector<MemoryRange> &ranges) {
+  std::vector<std::size_t> leader(ranges.size());
+  for (std::size_t i = 0; i < leader.size(); ++i)
+    leader[i] = i;
+  auto find = [&](std::size_t i) {
+    while (leader[i] != i)
+      i = leader[i] = leader[leader[i]];
+    return i;
+  };
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    for (std::size_t j = i + 1; j < ranges.size(); ++j) {
+      const MemoryRange &a = ranges[i], &b = ranges[j];
+      // Empty ranges (size 0) still alias when they are the same object at the same place.
+      bool overlap = a.begin < b.end && b.begin < a.end;
+      bool same = a.begin == b.begin && a.end == b.end;
+      if (a.svm == b.svm && a.root == b.root && (overlap || same))
+        leader[find(i)] = find(j);
+    }
+  std::map<std::size_t, std::vector<std::uint32_t>> groups;
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    groups[find(i)].push_back(ranges[i].argument);
+  std::vector<std::vector<std::uint32_t>> out;
+  for (auto &[leaderIndex, group] : groups)
+    if (group.size() > 1) {
+      std::sort(group.begin(), group.end());
+      out.push_back(group);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 /// The application's reference count, mirrored: +1 on retain, -1 on release, forgotten at zero (the driver
 /// may then hand the same handle out for a new object).
@@ -157,6 +220,21 @@ struct CaptureEngine::State {
   std::map<cl_program, std::shared_ptr<ProgramInfo>> programs;
   std::map<cl_kernel, KernelInfo> kernels;
   std::map<cl_mem, MemInfo> mems;
+  std::map<std::uintptr_t, SvmInfo> svms; ///< by start address
+  std::uint64_t nextSvm = 0;
+
+  /// The SVM allocation holding `pointer`, and the pointer's offset in it.
+  const SvmInfo *svmHolding(const void *pointer, std::uint64_t &offset) const {
+    auto address = reinterpret_cast<std::uintptr_t>(pointer);
+    auto it = svms.upper_bound(address);
+    if (it == svms.begin())
+      return nullptr;
+    --it;
+    if (address >= it->first + std::max<std::size_t>(it->second.size, 1))
+      return nullptr;
+    offset = address - it->first;
+    return &it->second;
+  }
   std::map<cl_command_queue, std::uint64_t> queues;
   std::map<cl_command_queue, bool> queueOutOfOrder;
   std::uint64_t nextThread = 0, nextQueue = 0;
@@ -270,11 +348,80 @@ void CaptureEngine::programCreatedWithoutSource(cl_program program, const char *
   m_state->programs[program] = std::move(p);
 }
 
+namespace {
+
+/// Resolves the program's #includes into its source (SourceInliner.h), logging what stayed unresolved.
+void inlineProgramIncludes(ProgramInfo &p, IncludeSources sources) {
+  if (p.origin == fmt::ProgramOrigin::Binary || p.origin == fmt::ProgramOrigin::Il ||
+      p.source.find("#") == std::string::npos)
+    return;
+  sources.searchDirs = includeDirsOf(p.options);
+  InlineResult r = inlineIncludes(p.source, sources);
+  if (r.inlined)
+    p.source = std::move(r.source);
+  for (const auto &name : r.unresolved)
+    log(LogLevel::Warning, "program " + std::to_string(p.id) + ": #include \"" + name +
+                               "\" not found; the captured source still names it");
+}
+
+} // namespace
+
 void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
-  if (it != m_state->programs.end())
-    it->second->options = originalOptions ? originalOptions : "";
+  if (it == m_state->programs.end())
+    return;
+  it->second->options = originalOptions ? originalOptions : "";
+  inlineProgramIncludes(*it->second, {});
+}
+
+void CaptureEngine::programCompiled(cl_program program, const char *originalOptions,
+                                    const std::vector<std::pair<std::string, cl_program>> &headers) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->programs.find(program);
+  if (it == m_state->programs.end())
+    return;
+  it->second->options = originalOptions ? originalOptions : "";
+  IncludeSources sources;
+  for (const auto &[name, header] : headers) {
+    auto h = m_state->programs.find(header);
+    if (h != m_state->programs.end() && h->second->origin == fmt::ProgramOrigin::Source)
+      sources.headers[name] = h->second->source;
+  }
+  inlineProgramIncludes(*it->second, std::move(sources));
+}
+
+void CaptureEngine::programLinked(cl_program program, const std::vector<cl_program> &inputs,
+                                  const char *linkOptions) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto p = std::make_shared<ProgramInfo>();
+  p->id = m_state->nextProgram++;
+  p->origin = fmt::ProgramOrigin::Linked;
+  std::vector<std::string> options;
+  for (cl_program input : inputs) {
+    auto it = m_state->programs.find(input);
+    if (it == m_state->programs.end() || it->second->origin == fmt::ProgramOrigin::Binary ||
+        it->second->origin == fmt::ProgramOrigin::Il) {
+      // One input without source: the linked program has none either.
+      p->origin = it == m_state->programs.end() ? fmt::ProgramOrigin::Binary : it->second->origin;
+      p->source.clear();
+      break;
+    }
+    // One translation unit from several: each input's text in link order. Kernels that call functions
+    // defined in another input then compile as one file.
+    p->source += "/* clcapture: linked input program " + std::to_string(it->second->id) + " */\n";
+    p->source += it->second->source;
+    if (!p->source.empty() && p->source.back() != '\n')
+      p->source += '\n';
+    if (std::find(options.begin(), options.end(), it->second->options) == options.end())
+      options.push_back(it->second->options);
+  }
+  if (linkOptions && *linkOptions)
+    options.push_back(linkOptions);
+  for (const auto &o : options)
+    if (!o.empty())
+      p->options += (p->options.empty() ? "" : " ") + o;
+  m_state->programs[program] = std::move(p);
 }
 
 void CaptureEngine::programRetained(cl_program program) {
@@ -299,6 +446,16 @@ void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const ch
   m_state->kernels[kernel] = std::move(k);
 }
 
+void CaptureEngine::kernelCloned(cl_kernel kernel, cl_kernel source) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->kernels.find(source);
+  if (it == m_state->kernels.end())
+    return;
+  KernelInfo copy = it->second;
+  copy.refs = 1;
+  m_state->kernels[kernel] = std::move(copy);
+}
+
 void CaptureEngine::kernelRetained(cl_kernel kernel) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   retainIn(m_state->kernels, kernel);
@@ -320,9 +477,60 @@ void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, c
   ArgValue &a = args[index];
   a.set = true;
   a.size = size;
+  a.svm = false;
   a.bytes.clear();
   if (value)
     a.bytes.assign(static_cast<const std::uint8_t *>(value), static_cast<const std::uint8_t *>(value) + size);
+}
+
+void CaptureEngine::kernelArgSvmSet(cl_kernel kernel, cl_uint index, const void *pointer) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto it = m_state->kernels.find(kernel);
+  if (it == m_state->kernels.end())
+    return;
+  auto &args = it->second.args;
+  if (args.size() <= index)
+    args.resize(index + 1);
+  ArgValue &a = args[index];
+  a = ArgValue{};
+  a.set = true;
+  a.svm = true;
+  a.svmPointer = pointer;
+  a.size = sizeof(void *);
+}
+
+void CaptureEngine::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, size_t origin,
+                                     size_t size) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto p = m_state->mems.find(parent);
+  MemInfo m;
+  m.id = m_state->nextMem++;
+  // OpenCL 1.2 §5.2.1: access and host-access flags left out are inherited from the parent.
+  m.flags = flags;
+  if (p != m_state->mems.end()) {
+    const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+    const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    const cl_mem_flags creation = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+    if (!(flags & access))
+      m.flags |= p->second.flags & access;
+    if (!(flags & host))
+      m.flags |= p->second.flags & host;
+    m.flags |= p->second.flags & creation;
+    m.parent = p->second.id;
+  }
+  m.origin = origin;
+  m.size = size;
+  m_state->mems[mem] = m;
+}
+
+void CaptureEngine::svmAllocated(void *pointer, cl_svm_mem_flags flags, size_t size) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  m_state->svms[reinterpret_cast<std::uintptr_t>(pointer)] = SvmInfo{m_state->nextSvm++, flags, size};
+}
+
+void CaptureEngine::svmFreed(void *pointer) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  m_state->svms.erase(reinterpret_cast<std::uintptr_t>(pointer));
 }
 
 void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size) {
@@ -351,6 +559,7 @@ struct PendingLaunch {
     std::size_t argument = 0;        ///< index in kernelArguments
     std::vector<std::uint8_t> bytes; ///< filled by the driver's read
     cl_event event = nullptr;
+    cl_mem staging = nullptr; ///< the copy read instead of a CL_MEM_HOST_NO_ACCESS buffer; released after
     std::atomic<bool> failed{false};
     PendingLaunch *owner = nullptr;
   };
@@ -360,6 +569,7 @@ struct PendingLaunch {
   fmt::CaptureRecorder *recorder = nullptr;
   const cl_icd_dispatch *driver = nullptr;
   std::vector<std::unique_ptr<Snapshot>> snapshots;
+  std::vector<cl_event> ownedWaits; ///< events of ours the launch waits for (staging copies): released at commit
   std::atomic<std::size_t> outstanding{0};
   std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
 };
@@ -378,28 +588,36 @@ public:
   void push(std::shared_ptr<PendingLaunch> launch) {
     {
       std::lock_guard<std::mutex> lock(m_mutex);
-      m_queue.push_back(std::move(launch));
+      m_arrived.push_back(std::move(launch));
     }
     m_ready.notify_one();
   }
 
-  void started(std::uint64_t queue) {
+  /// The launch was accepted by the driver: it will arrive, and its queue's later launches are written
+  /// after it.
+  void started(std::uint64_t queue, std::uint64_t launch) {
     std::lock_guard<std::mutex> lock(m_mutex);
     ++m_pending;
-    ++m_perQueue[queue];
+    m_started[queue].insert(launch);
   }
 
   /// Waits (at most `seconds`) until every launch of `queue` started so far is written. Called after the
   /// driver's clFinish: the queue's reads are done, so only callbacks and the writer can still be busy.
   void waitForQueue(std::uint64_t queue, double seconds) {
     std::unique_lock<std::mutex> lock(m_mutex);
-    m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_perQueue[queue] == 0; });
+    m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_started[queue].empty(); });
   }
 
-  /// Waits (at most `seconds`) until every started launch is written: called at exit.
+  /// Waits (at most `seconds`) until every started launch is written: called at exit. Launches held back
+  /// behind one whose reads never completed are then written out of order rather than lost.
   void drain(double seconds) {
     std::unique_lock<std::mutex> lock(m_mutex);
-    if (!m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending == 0; }))
+    if (m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending == 0; }))
+      return;
+    m_inAnyOrder = true;
+    m_ready.notify_one();
+    m_written.wait_for(lock, std::chrono::seconds(2), [&] { return m_pending == neverArrived(); });
+    if (m_pending)
       log(LogLevel::Warning, std::to_string(m_pending) +
                                  " launch(es) still waiting for their buffer reads at exit; not recorded");
   }
@@ -411,22 +629,73 @@ private:
     std::atexit([] { Writer::instance().drain(10.0); });
   }
 
+  /// Started launches that have not arrived (their reads are not done): m_pending minus those held.
+  long neverArrived() const {
+    long held = 0;
+    for (const auto &[queue, launches] : m_held)
+      held += static_cast<long>(launches.size());
+    return m_pending - held;
+  }
+
+  /// A held launch that may be written now: the earliest started launch of its queue (captures.json lists
+  /// each queue's launches in launch order, whatever order the driver completes the reads in; Oclgrind
+  /// runs completion callbacks out of order), or any when m_inAnyOrder.
+  std::shared_ptr<PendingLaunch> nextWritable() {
+    for (auto &[queue, held] : m_held) {
+      if (held.empty())
+        continue;
+      auto &started = m_started[queue];
+      auto first = held.begin();
+      if (m_inAnyOrder || started.empty() || *started.begin() == first->first) {
+        std::shared_ptr<PendingLaunch> launch = std::move(first->second);
+        held.erase(first);
+        return launch;
+      }
+    }
+    return nullptr;
+  }
+
   void run() {
     for (;;) {
       std::shared_ptr<PendingLaunch> launch;
       {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_ready.wait(lock, [this] { return !m_queue.empty(); });
-        launch = std::move(m_queue.front());
-        m_queue.pop_front();
+        m_ready.wait(lock, [this] {
+          while (!m_arrived.empty()) {
+            std::shared_ptr<PendingLaunch> a = std::move(m_arrived.front());
+            m_arrived.pop_front();
+            if (a->discard)
+              m_discarded.push_back(std::move(a));
+            else
+              m_held[a->facts.queue].emplace(a->facts.launch, std::move(a));
+          }
+          if (!m_discarded.empty()) {
+            return true;
+          }
+          return static_cast<bool>(m_next = nextWritable());
+        });
+        if (!m_discarded.empty()) {
+          launch = std::move(m_discarded.front());
+          m_discarded.pop_front();
+        } else {
+          launch = std::move(m_next);
+        }
       }
-      write(*launch);
+      if (!launch->discard)
+        write(*launch);
+      // Staging copies are ours: released here, never in a driver callback.
+      for (auto &snap : launch->snapshots)
+        if (snap->staging)
+          launch->driver->clReleaseMemObject(snap->staging);
+      if (launch->discard)
+        continue; // never counted as started
       {
         std::lock_guard<std::mutex> lock(m_mutex);
         --m_pending;
-        --m_perQueue[launch->facts.queue];
+        m_started[launch->facts.queue].erase(launch->facts.launch);
       }
       m_written.notify_all();
+      m_ready.notify_one(); // the next launch of the queue may be held already
     }
   }
 
@@ -461,10 +730,16 @@ private:
 
   std::mutex m_mutex;
   std::condition_variable m_ready;
-  std::deque<std::shared_ptr<PendingLaunch>> m_queue;
+  std::deque<std::shared_ptr<PendingLaunch>> m_arrived;   ///< reads done, not yet sorted
+  std::deque<std::shared_ptr<PendingLaunch>> m_discarded; ///< refused launches: only staging to release
+  /// Reads done, waiting for the earlier launches of their queue: queue → launch number → launch.
+  std::map<std::uint64_t, std::map<std::uint64_t, std::shared_ptr<PendingLaunch>>> m_held;
+  std::shared_ptr<PendingLaunch> m_next;
   std::condition_variable m_written;
-  long m_pending = 0;                       ///< launches started but not yet written
-  std::map<std::uint64_t, long> m_perQueue; ///< the same, per queue id
+  long m_pending = 0; ///< launches started but not yet written
+  /// Launch numbers started but not yet written, per queue id.
+  std::map<std::uint64_t, std::set<std::uint64_t>> m_started;
+  bool m_inAnyOrder = false;
   std::thread m_thread;
 };
 
@@ -474,11 +749,30 @@ void CL_CALLBACK snapshotCompleted(cl_event, cl_int status, void *userData) {
   if (status < 0)
     snap->failed = true;
   PendingLaunch *owner = snap->owner;
-  if (owner->outstanding.fetch_sub(1) == 1) {
-    std::shared_ptr<PendingLaunch> keep = std::move(owner->self);
-    if (!keep->discard)
-      Writer::instance().push(std::move(keep));
-  }
+  if (owner->outstanding.fetch_sub(1) == 1)
+    Writer::instance().push(std::move(owner->self)); // a discarded launch still has staging to release
+}
+
+/// A CL_MEM_HOST_NO_ACCESS buffer (OpenCL 1.2 §5.2.1: the host may not read it) is copied on the device to a
+/// staging buffer after the launch's wait list, and the staging buffer is read. `gate` receives the copy's
+/// event: the launch must not start before the copy has taken the bytes.
+cl_int enqueueStagedRead(const cl_icd_dispatch &d, cl_command_queue queue, const ReadPlan &plan,
+                         cl_uint numWaits, const cl_event *waits, PendingLaunch::Snapshot &snap, cl_event &gate) {
+  if (!d.clGetMemObjectInfo || !d.clCreateBuffer || !d.clEnqueueCopyBuffer || !d.clEnqueueReadBuffer ||
+      !d.clReleaseMemObject)
+    return CL_INVALID_OPERATION;
+  cl_context context = nullptr;
+  cl_int status = d.clGetMemObjectInfo(plan.mem, CL_MEM_CONTEXT, sizeof context, &context, nullptr);
+  if (status != CL_SUCCESS)
+    return status;
+  snap.staging = d.clCreateBuffer(context, CL_MEM_READ_WRITE, plan.size, nullptr, &status);
+  if (!snap.staging)
+    return status;
+  status = d.clEnqueueCopyBuffer(queue, plan.mem, snap.staging, 0, 0, plan.size, numWaits, waits, &gate);
+  if (status != CL_SUCCESS)
+    return status;
+  return d.clEnqueueReadBuffer(queue, snap.staging, CL_FALSE, 0, plan.size, snap.bytes.data(), 1, &gate,
+                               &snap.event);
 }
 
 } // namespace
@@ -529,7 +823,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   facts.buildOptions = k.program->options;
   facts.device = dev;
 
-  if (k.program->origin != fmt::ProgramOrigin::Source) {
+  if (k.program->origin != fmt::ProgramOrigin::Source && k.program->origin != fmt::ProgramOrigin::Linked) {
     // SPEC §3: launches of programs built from a binary or IL are listed in the sidecar, not verifiable.
     std::string reason = std::string("program built from ") +
                          (k.program->origin == fmt::ProgramOrigin::Il ? "IL" : "a binary") +
@@ -563,8 +857,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   const cl_uint numArgs = static_cast<cl_uint>(k.params->size());
   static const ArgValue kUnset;
   std::vector<fmt::KernelArgument> args;
-  std::map<std::uint64_t, std::vector<std::uint32_t>> byMem;
-  std::vector<std::pair<std::size_t, cl_mem>> toRead;
+  std::vector<MemoryRange> ranges;
+  std::vector<ReadPlan> toRead;
+  // CLCAPTURE_DATA and CLCAPTURE_MAX_BYTES decide whether `size` bytes are read; empty: read them.
+  auto dataSkippedFor = [&](std::uint64_t size) -> std::optional<std::string> {
+    if (!s.controls.captureData)
+      return "metadata-only mode (CLCAPTURE_DATA=none)";
+    if (size > s.controls.perBufferCap)
+      return "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(s.controls.perBufferCap) + ")";
+    if (size > s.controls.totalBudget - std::min(s.bytesRead, s.controls.totalBudget))
+      return "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(s.controls.totalBudget) + ")";
+    s.bytesRead += size;
+    return std::nullopt;
+  };
   for (cl_uint i = 0; i < numArgs; ++i) {
     const ArgValue &value = i < k.args.size() ? k.args[i] : kUnset;
     const ParamInfo &param = (*k.params)[i];
@@ -588,7 +893,30 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
                                      qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT)
                                   : memIt != s.mems.end();
     bool isImage = type.rfind("image", 0) == 0;
-    if (isLocal) {
+    if (value.svm) {
+      // An SVM pointer (OpenCL 2.0 §5.9.2): the allocation it points into, from the pointer to its end.
+      af.kind = fmt::ArgumentKind::Svm;
+      af.addressQualifier = haveQualifier && qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "constant" : "global";
+      auto space = af.addressQualifier == "constant" ? fmt::AddressSpace::Constant : fmt::AddressSpace::Global;
+      std::uint64_t offset = 0;
+      const SvmInfo *svm = value.svmPointer ? s.svmHolding(value.svmPointer, offset) : nullptr;
+      if (!svm) {
+        af.kind = value.svmPointer ? fmt::ArgumentKind::Svm : fmt::ArgumentKind::NullBuffer;
+        af.dataSkipped = value.svmPointer ? "an SVM pointer clcapture did not see allocated (clSVMAlloc)"
+                                          : "NULL SVM pointer";
+        args.push_back(fmt::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
+      } else {
+        std::uint64_t size = svm->size - offset;
+        af.svm = fmt::SvmFacts{svm->id, offset};
+        af.memFlags = svm->flags;
+        ranges.push_back(MemoryRange{true, svm->id, offset, svm->size, i});
+        args.push_back(fmt::ArrayArgument{size, space, fmt::memFlagNames(svm->flags), std::nullopt});
+        if (auto skipped = dataSkippedFor(size))
+          af.dataSkipped = *skipped;
+        else
+          toRead.push_back(ReadPlan{ReadPlan::From::Svm, i, nullptr, value.svmPointer, size});
+      }
+    } else if (isLocal) {
       af.kind = fmt::ArgumentKind::LocalMemory;
       af.addressQualifier = "local";
       args.push_back(fmt::ArrayArgument{value.size ? std::optional<std::uint64_t>(value.size) : std::nullopt,
@@ -607,28 +935,24 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
         af.kind = mem ? fmt::ArgumentKind::Unknown : fmt::ArgumentKind::NullBuffer;
         args.push_back(fmt::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
       } else {
+        const MemInfo &m = memIt->second;
         af.kind = fmt::ArgumentKind::Buffer;
-        af.memObject = memIt->second.id;
-        af.memFlags = memIt->second.flags;
-        byMem[memIt->second.id].push_back(i);
-        args.push_back(fmt::ArrayArgument{memIt->second.size, space, fmt::memFlagNames(memIt->second.flags),
-                                          std::nullopt});
-        std::uint64_t size = memIt->second.size;
-        if (!s.controls.captureData)
-          af.dataSkipped = "metadata-only mode (CLCAPTURE_DATA=none)";
-        else if (size > s.controls.perBufferCap)
-          af.dataSkipped =
-              "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(s.controls.perBufferCap) +
-              ")";
-        else if (size > s.controls.totalBudget - std::min(s.bytesRead, s.controls.totalBudget))
-          af.dataSkipped =
-              "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(s.controls.totalBudget) + ")";
-        else if (memIt->second.flags & CL_MEM_HOST_NO_ACCESS)
-          af.dataSkipped = "CL_MEM_HOST_NO_ACCESS buffers cannot be read yet";
-        else {
-          s.bytesRead += size;
-          toRead.emplace_back(i, mem);
+        af.memObject = m.id;
+        af.memFlags = m.flags;
+        if (m.parent) {
+          af.subBuffer = fmt::SubBufferFacts{*m.parent, m.origin};
+          ranges.push_back(MemoryRange{false, *m.parent, m.origin, m.origin + m.size, i});
+        } else {
+          ranges.push_back(MemoryRange{false, m.id, 0, m.size, i});
         }
+        args.push_back(fmt::ArrayArgument{m.size, space, fmt::memFlagNames(m.flags), std::nullopt});
+        if (auto skipped = dataSkippedFor(m.size))
+          af.dataSkipped = *skipped;
+        else
+          // The host may not read a CL_MEM_HOST_NO_ACCESS buffer: the device copies it to a staging buffer.
+          toRead.push_back(ReadPlan{(m.flags & CL_MEM_HOST_NO_ACCESS) ? ReadPlan::From::StagedBuffer
+                                                                      : ReadPlan::From::Buffer,
+                                    i, mem, nullptr, m.size});
       }
     } else {
       af.kind = fmt::ArgumentKind::Scalar;
@@ -639,9 +963,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     }
     facts.arguments.push_back(af);
   }
-  for (const auto &[id, group] : byMem)
-    if (group.size() > 1)
-      facts.aliases.push_back(group);
+  facts.aliases = aliasGroups(ranges);
   inst.kernelArguments = std::move(args);
 
   // Non-blocking reads on the same queue, after the launch's own wait list; the launch waits for them.
@@ -658,26 +980,49 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
       outOfOrder = known->second;
     }
   }
-  for (const auto &[argIndex, mem] : toRead) {
-    auto snap = std::make_unique<PendingLaunch::Snapshot>();
-    snap->argument = argIndex;
-    snap->owner = pending.get();
-    std::size_t size = s.mems.at(mem).size;
-    if (!waitListUsable || !d.clEnqueueReadBuffer) {
-      facts.arguments[argIndex].dataSkipped = "the launch's wait list is invalid; contents not read";
+  for (const ReadPlan &plan : toRead) {
+    fmt::ArgumentFacts &af = facts.arguments[plan.argument];
+    if (!waitListUsable) {
+      af.dataSkipped = "the launch's wait list is invalid; contents not read";
       continue;
     }
-    snap->bytes.resize(size);
-    cl_int status = d.clEnqueueReadBuffer(queue, mem, CL_FALSE, 0, size, snap->bytes.data(), numWaits, waits,
-                                          &snap->event);
+    auto snap = std::make_unique<PendingLaunch::Snapshot>();
+    snap->argument = plan.argument;
+    snap->owner = pending.get();
+    snap->bytes.resize(plan.size);
+    cl_event gate = nullptr; // what the launch must wait for on an out-of-order queue
+    cl_int status = CL_SUCCESS;
+    switch (plan.from) {
+    case ReadPlan::From::Buffer:
+      status = d.clEnqueueReadBuffer ? d.clEnqueueReadBuffer(queue, plan.mem, CL_FALSE, 0, plan.size,
+                                                             snap->bytes.data(), numWaits, waits, &snap->event)
+                                     : CL_INVALID_OPERATION;
+      gate = snap->event;
+      break;
+    case ReadPlan::From::Svm:
+      status = d.clEnqueueSVMMemcpy ? d.clEnqueueSVMMemcpy(queue, CL_FALSE, snap->bytes.data(), plan.svm,
+                                                           plan.size, numWaits, waits, &snap->event)
+                                    : CL_INVALID_OPERATION;
+      gate = snap->event;
+      break;
+    case ReadPlan::From::StagedBuffer:
+      status = enqueueStagedRead(d, queue, plan, numWaits, waits, *snap, gate);
+      break;
+    }
     if (status != CL_SUCCESS) {
-      facts.arguments[argIndex].dataSkipped = "reading the buffer failed with " + std::to_string(status);
+      af.dataSkipped = "reading the buffer failed with " + std::to_string(status);
+      if (gate && gate != snap->event)
+        d.clReleaseEvent(gate);
+      if (snap->staging)
+        d.clReleaseMemObject(snap->staging);
       continue;
     }
     // An in-order queue already runs the read before the launch; an extra wait there only costs the driver
     // dependency tracking (PoCL's grows with the queue: 117x slower on 20,000 small launches).
     if (outOfOrder)
-      extraWaits.push_back(snap->event);
+      extraWaits.push_back(gate);
+    if (gate != snap->event)
+      pending->ownedWaits.push_back(gate);
     pending->snapshots.push_back(std::move(snap));
   }
   return pending;
@@ -709,13 +1054,18 @@ void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int 
   // they complete and is then dropped. Never wait here: the reads may be gated by a user event the
   // application opens only after this call returns.
   launch->discard = enqueueStatus != CL_SUCCESS;
+  for (cl_event e : launch->ownedWaits) // the launch (if accepted) holds its own reference to them now
+    d.clReleaseEvent(e);
+  launch->ownedWaits.clear();
   if (!launch->discard)
-    Writer::instance().started(launch->facts.queue);
+    Writer::instance().started(launch->facts.queue, launch->facts.launch);
   if (launch->snapshots.empty()) {
     if (!launch->discard)
       Writer::instance().push(launch);
     return;
   }
+  // From here each snapshot's read completes through snapshotCompleted, which hands the launch (even a
+  // discarded one: it may hold staging buffers) to the writer.
   launch->outstanding = launch->snapshots.size();
   launch->self = launch;
   for (auto &snap : launch->snapshots) {

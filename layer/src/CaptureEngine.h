@@ -35,13 +35,24 @@ public:
   /// A program without source (clCreateProgramWithBinary/IL): its launches are listed, not verifiable.
   void programCreatedWithoutSource(cl_program program, const char *origin);
   void programBuilt(cl_program program, const char *originalOptions);
+  /// clCompileProgram: the options, and the input headers the source may #include (inlined into it).
+  void programCompiled(cl_program program, const char *originalOptions,
+                       const std::vector<std::pair<std::string, cl_program>> &headers);
+  /// clLinkProgram: the new program's source is its inputs' sources, in order.
+  void programLinked(cl_program program, const std::vector<cl_program> &inputs, const char *linkOptions);
   void programRetained(cl_program program);
   void programReleased(cl_program program);
   void kernelCreated(cl_kernel kernel, cl_program program, const char *name);
+  /// clCloneKernel: the copy starts with the source kernel's argument values (OpenCL 2.1 §5.9.1).
+  void kernelCloned(cl_kernel kernel, cl_kernel source);
   void kernelRetained(cl_kernel kernel);
   void kernelReleased(cl_kernel kernel);
   void kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value);
+  void kernelArgSvmSet(cl_kernel kernel, cl_uint index, const void *pointer);
   void bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size);
+  void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
+  void svmAllocated(void *pointer, cl_svm_mem_flags flags, size_t size);
+  void svmFreed(void *pointer);
   void memRetained(cl_mem mem);
   void memReleased(cl_mem mem);
   /// Before the launch is forwarded: describes it and enqueues non-blocking reads of its buffers on the same

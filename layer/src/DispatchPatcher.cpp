@@ -55,7 +55,7 @@ const cl_icd_dispatch *DispatchPatcher::original(const void *object) const {
   return nullptr;
 }
 
-bool DispatchPatcher::patch(cl_icd_dispatch *table) {
+bool DispatchPatcher::patch(cl_icd_dispatch *table, const TableLimits &limits) {
   std::lock_guard<std::mutex> lock(m_mutex);
   std::size_t n = m_count.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < n; ++i)
@@ -79,15 +79,18 @@ bool DispatchPatcher::patch(cl_icd_dispatch *table) {
   // Keep the driver's own entries and publish them before any hook can run, then point the table at the
   // hooks. The assignments are type-checked against CL/cl_icd.h: a hook with a wrong signature does not
   // compile. A driver without an entry keeps its null.
-  // Only the hooked entries are read: a driver built against older headers has a shorter table.
+  // Only the hooked entries the platform's version has are read: a driver built against older headers has
+  // a shorter table.
   Patched &p = m_patched[n];
   p.table = table;
-#define CLCAPTURE_KEEP(name) p.original.name = table->name;
+#define CLCAPTURE_KEEP(name, since)                                                                          \
+  if (CLCAPTURE_ENTRY_ALLOWED(limits, name, since))                                                          \
+    p.original.name = table->name;
   CLCAPTURE_HOOKS(CLCAPTURE_KEEP)
   CLCAPTURE_ENGINE_CALLS(CLCAPTURE_KEEP)
 #undef CLCAPTURE_KEEP
   m_count.store(n + 1, std::memory_order_release);
-  hooks::installHooks(table);
+  hooks::installHooks(table, limits);
   if (!(before & PROT_WRITE))
     ::mprotect(reinterpret_cast<void *>(begin), length, before);
   return true;

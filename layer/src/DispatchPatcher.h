@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "HookList.h"
+
 #include <CL/cl_icd.h>
 #include <array>
 #include <atomic>
@@ -21,8 +23,9 @@ class DispatchPatcher {
 public:
   static DispatchPatcher &instance();
 
-  /// Installs the hooks into `table` (once per table). False, with a log line, if it cannot be written.
-  bool patch(cl_icd_dispatch *table);
+  /// Installs the hooks into `table` (once per table), touching only the entries `limits` allow (the
+  /// platform's OpenCL version). False, with a log line, if it cannot be written.
+  bool patch(cl_icd_dispatch *table, const TableLimits &limits);
 
   /// The driver's own entries for the table `object` dispatches through (the hooked ones and those listed
   /// in CLCAPTURE_ENGINE_CALLS; the rest are null); nullptr for an unknown table.

@@ -6,6 +6,8 @@
 #include "Downstream.h"
 #include "Log.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -146,7 +148,8 @@ DriverSet::DriverSet() {
     // layer front end already captures in this process (then the shim only forwards).
     if (claimFrontEnd(FrontEnd::Icd))
       for (cl_platform_id platform : d.platforms)
-        DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform));
+        DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform),
+                                          TableLimits{platformVersion(platform)});
     else
       log(LogLevel::Info, "the OPENCL_LAYERS layer captures in this process; the shim ICD only forwards");
     log(LogLevel::Info,
@@ -155,6 +158,16 @@ DriverSet::DriverSet() {
   }
   for (const auto &p : m_problems)
     log(LogLevel::Warning, p);
+}
+
+int platformVersion(cl_platform_id platform) {
+  // OpenCL 1.2 §4.1: CL_PLATFORM_VERSION is "OpenCL<space><major.minor><space><platform-specific>".
+  char text[256] = {0};
+  const cl_icd_dispatch *table = *reinterpret_cast<cl_icd_dispatch *const *>(platform);
+  int major = 1, minor = 0;
+  if (table->clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof text - 1, text, nullptr) == CL_SUCCESS)
+    std::sscanf(text, "OpenCL %d.%d", &major, &minor);
+  return major * 10 + minor;
 }
 
 std::vector<cl_platform_id> DriverSet::platforms() const {

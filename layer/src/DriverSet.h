@@ -29,6 +29,9 @@ struct Driver {
 std::vector<std::string> driverCandidates(const char *clcaptureIcd, const std::string &vendorsDir,
                                           std::vector<std::string> &problems);
 
+/// The platform's OpenCL version as 10 × major + minor (1.2 → 12), from CL_PLATFORM_VERSION; 10 if unreadable.
+int platformVersion(cl_platform_id platform);
+
 /// All drivers that load and report at least one platform; loaded once, kept for the life of the process.
 class DriverSet {
 public:

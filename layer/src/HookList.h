@@ -2,39 +2,75 @@
 //
 // The one list of hand-written hooks (the Khronos loader's "named list of exceptions"). Every other entry of
 // the dispatch table stays the driver's own. Each hook has one shape: forward unchanged, then record
-// (clBuildProgram alone adds -cl-kernel-arg-info, because PoCL answers clGetKernelArgInfo only then).
+// (clBuildProgram and clCompileProgram alone add -cl-kernel-arg-info, because PoCL answers
+// clGetKernelArgInfo only then).
+//
+// Each entry names the OpenCL version that added it (12 = 1.2). A driver's dispatch table is only as long
+// as the headers it was built with, so an entry newer than the platform's version is neither read nor
+// written (DispatchPatcher), and a layer's is limited to the entries the loader offered.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #define CLCAPTURE_HOOKS(X)                                                                                   \
-  X(clCreateProgramWithSource)                                                                               \
-  X(clCreateProgramWithBinary)                                                                               \
-  X(clBuildProgram)                                                                                          \
-  X(clRetainProgram)                                                                                         \
-  X(clReleaseProgram)                                                                                        \
-  X(clCreateKernel)                                                                                          \
-  X(clCreateKernelsInProgram)                                                                                \
-  X(clRetainKernel)                                                                                          \
-  X(clReleaseKernel)                                                                                         \
-  X(clSetKernelArg)                                                                                          \
-  X(clCreateBuffer)                                                                                          \
-  X(clRetainMemObject)                                                                                       \
-  X(clReleaseMemObject)                                                                                      \
-  X(clEnqueueNDRangeKernel)                                                                                  \
-  X(clEnqueueTask)                                                                                           \
-  X(clFinish)                                                                                                \
-  X(clReleaseCommandQueue)
+  X(clCreateProgramWithSource, 10)                                                                           \
+  X(clCreateProgramWithBinary, 10)                                                                           \
+  X(clCreateProgramWithIL, 21)                                                                               \
+  X(clBuildProgram, 10)                                                                                      \
+  X(clCompileProgram, 12)                                                                                    \
+  X(clLinkProgram, 12)                                                                                       \
+  X(clRetainProgram, 10)                                                                                     \
+  X(clReleaseProgram, 10)                                                                                    \
+  X(clCreateKernel, 10)                                                                                      \
+  X(clCreateKernelsInProgram, 10)                                                                            \
+  X(clCloneKernel, 21)                                                                                       \
+  X(clRetainKernel, 10)                                                                                      \
+  X(clReleaseKernel, 10)                                                                                     \
+  X(clSetKernelArg, 10)                                                                                      \
+  X(clSetKernelArgSVMPointer, 20)                                                                            \
+  X(clCreateBuffer, 10)                                                                                      \
+  X(clCreateBufferWithProperties, 30)                                                                        \
+  X(clCreateSubBuffer, 11)                                                                                   \
+  X(clRetainMemObject, 10)                                                                                   \
+  X(clReleaseMemObject, 10)                                                                                  \
+  X(clSVMAlloc, 20)                                                                                          \
+  X(clSVMFree, 20)                                                                                           \
+  X(clEnqueueNDRangeKernel, 10)                                                                              \
+  X(clEnqueueTask, 10)                                                                                       \
+  X(clFinish, 10)                                                                                            \
+  X(clReleaseCommandQueue, 10)
 
 /// Driver entries the capture engine itself calls (never hooked ones, which would recurse). They are copied
 /// with the hooked entries at patch time, so DispatchPatcher::original() holds everything the layer calls.
-/// All are OpenCL 1.2 entries, present in every table clcapture patches.
 #define CLCAPTURE_ENGINE_CALLS(X)                                                                            \
-  X(clGetCommandQueueInfo)                                                                                   \
-  X(clGetDeviceInfo)                                                                                         \
-  X(clGetKernelInfo)                                                                                         \
-  X(clGetKernelArgInfo)                                                                                      \
-  X(clEnqueueReadBuffer)                                                                                     \
-  X(clSetEventCallback)                                                                                      \
-  X(clWaitForEvents)                                                                                         \
-  X(clReleaseEvent)
+  X(clGetCommandQueueInfo, 10)                                                                               \
+  X(clGetDeviceInfo, 10)                                                                                     \
+  X(clGetKernelInfo, 10)                                                                                     \
+  X(clGetKernelArgInfo, 12)                                                                                  \
+  X(clGetMemObjectInfo, 10)                                                                                  \
+  X(clEnqueueReadBuffer, 10)                                                                                 \
+  X(clEnqueueCopyBuffer, 10)                                                                                 \
+  X(clEnqueueSVMMemcpy, 20)                                                                                  \
+  X(clSetEventCallback, 11)                                                                                  \
+  X(clWaitForEvents, 10)                                                                                     \
+  X(clReleaseEvent, 10)
+
+#include <CL/cl_icd.h>
+#include <cstddef>
+
+namespace clcapture::layer {
+
+/// How much of a dispatch table may be touched: entries up to OpenCL `version` (12 = 1.2), and only the
+/// first `entries` of them.
+struct TableLimits {
+  int version = 30;
+  std::size_t entries = sizeof(cl_icd_dispatch) / sizeof(void *);
+
+  bool allows(std::size_t offset, int since) const {
+    return since <= version && offset / sizeof(void *) < entries;
+  }
+};
+
+#define CLCAPTURE_ENTRY_ALLOWED(limits, name, since) (limits).allows(offsetof(cl_icd_dispatch, name), since)
+
+} // namespace clcapture::layer

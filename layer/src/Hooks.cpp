@@ -74,6 +74,65 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   return program;
 }
 
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_program program = d->clCreateProgramWithIL(context, il, length, errcode_ret);
+  if (program)
+    guarded("clCreateProgramWithIL",
+            [&] { CaptureEngine::instance().programCreatedWithoutSource(program, "il"); });
+  return program;
+}
+
+cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                    const char *options, cl_uint num_input_headers,
+                                    const cl_program *input_headers, const char **header_include_names,
+                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  // As in clBuildProgram: kernel-arg info is a compile option (OpenCL 1.2 §5.6.4.5).
+  std::string withArgInfo = std::string(options ? options : "") + " -cl-kernel-arg-info";
+  cl_int status = d->clCompileProgram(program, num_devices, device_list, withArgInfo.c_str(), num_input_headers,
+                                      input_headers, header_include_names, pfn_notify, user_data);
+  guarded("clCompileProgram", [&] {
+    std::vector<std::pair<std::string, cl_program>> headers;
+    for (cl_uint i = 0; i < num_input_headers && input_headers && header_include_names; ++i)
+      if (header_include_names[i])
+        headers.emplace_back(header_include_names[i], input_headers[i]);
+    CaptureEngine::instance().programCompiled(program, options, headers);
+  });
+  return status;
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                                     const char *options, cl_uint num_input_programs,
+                                     const cl_program *input_programs,
+                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+                                     cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_program program = d->clLinkProgram(context, num_devices, device_list, options, num_input_programs,
+                                        input_programs, pfn_notify, user_data, errcode_ret);
+  if (program)
+    guarded("clLinkProgram", [&] {
+      std::vector<cl_program> inputs;
+      if (input_programs)
+        inputs.assign(input_programs, input_programs + num_input_programs);
+      CaptureEngine::instance().programLinked(program, inputs, options);
+    });
+  return program;
+}
+
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                   const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
@@ -144,6 +203,19 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   return status;
 }
 
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(source_kernel);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_KERNEL;
+    return nullptr;
+  }
+  cl_kernel kernel = d->clCloneKernel(source_kernel, errcode_ret);
+  if (kernel)
+    guarded("clCloneKernel", [&] { CaptureEngine::instance().kernelCloned(kernel, source_kernel); });
+  return kernel;
+}
+
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   const cl_icd_dispatch *d = driverOf(kernel);
   if (!d)
@@ -176,6 +248,17 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
   return status;
 }
 
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
+  const cl_icd_dispatch *d = driverOf(kernel);
+  if (!d)
+    return CL_INVALID_KERNEL;
+  cl_int status = d->clSetKernelArgSVMPointer(kernel, arg_index, arg_value);
+  if (status == CL_SUCCESS)
+    guarded("clSetKernelArgSVMPointer",
+            [&] { CaptureEngine::instance().kernelArgSvmSet(kernel, arg_index, arg_value); });
+  return status;
+}
+
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
                                   cl_int *errcode_ret) {
   const cl_icd_dispatch *d = driverOf(context);
@@ -187,6 +270,38 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
   cl_mem mem = d->clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
   if (mem)
     guarded("clCreateBuffer", [&] { CaptureEngine::instance().bufferCreated(mem, flags, size); });
+  return mem;
+}
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                                                cl_mem_flags flags, size_t size, void *host_ptr,
+                                                cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  cl_mem mem = d->clCreateBufferWithProperties(context, properties, flags, size, host_ptr, errcode_ret);
+  if (mem)
+    guarded("clCreateBufferWithProperties", [&] { CaptureEngine::instance().bufferCreated(mem, flags, size); });
+  return mem;
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
+                                     const void *buffer_create_info, cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(buffer);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_MEM_OBJECT;
+    return nullptr;
+  }
+  cl_mem mem = d->clCreateSubBuffer(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
+  if (mem && buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION && buffer_create_info)
+    guarded("clCreateSubBuffer", [&] {
+      const auto *region = static_cast<const cl_buffer_region *>(buffer_create_info);
+      CaptureEngine::instance().subBufferCreated(mem, buffer, flags, region->origin, region->size);
+    });
   return mem;
 }
 
@@ -208,6 +323,26 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
   if (status == CL_SUCCESS)
     guarded("clReleaseMemObject", [&] { CaptureEngine::instance().memReleased(memobj); });
   return status;
+}
+
+void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d)
+    return nullptr;
+  void *pointer = d->clSVMAlloc(context, flags, size, alignment);
+  if (pointer)
+    guarded("clSVMAlloc", [&] { CaptureEngine::instance().svmAllocated(pointer, flags, size); });
+  return pointer;
+}
+
+void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
+  const cl_icd_dispatch *d = driverOf(context);
+  if (!d)
+    return;
+  // Forgotten first: once freed, the address may be handed out again by another thread's clSVMAlloc.
+  if (svm_pointer)
+    guarded("clSVMFree", [&] { CaptureEngine::instance().svmFreed(svm_pointer); });
+  d->clSVMFree(context, svm_pointer);
 }
 
 namespace {
@@ -307,9 +442,9 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
 
 } // namespace
 
-void installHooks(cl_icd_dispatch *table) {
-#define CLCAPTURE_INSTALL(name)                                                                              \
-  if (table->name)                                                                                           \
+void installHooks(cl_icd_dispatch *table, const TableLimits &limits) {
+#define CLCAPTURE_INSTALL(name, since)                                                                       \
+  if (CLCAPTURE_ENTRY_ALLOWED(limits, name, since) && table->name)                                           \
     table->name = &name;
   CLCAPTURE_HOOKS(CLCAPTURE_INSTALL)
 #undef CLCAPTURE_INSTALL

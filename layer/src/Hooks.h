@@ -6,12 +6,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "HookList.h"
+
 #include <CL/cl_icd.h>
 
 namespace clcapture::layer::hooks {
 
-/// Points every entry of CLCAPTURE_HOOKS in `table` at its hook; entries the driver lacks stay null.
-/// The assignments are type-checked against CL/cl_icd.h: a hook with a wrong signature does not compile.
-void installHooks(cl_icd_dispatch *table);
+/// Points every entry of CLCAPTURE_HOOKS in `table` that `limits` allow at its hook; entries the driver
+/// lacks stay null. The assignments are type-checked against CL/cl_icd.h: a hook with a wrong signature
+/// does not compile.
+void installHooks(cl_icd_dispatch *table, const TableLimits &limits);
 
 } // namespace clcapture::layer::hooks

@@ -3,7 +3,10 @@
 #ifndef CLCAPTURE_SAMPLE_UTIL_H
 #define CLCAPTURE_SAMPLE_UTIL_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, for samples built against newer headers */
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -52,6 +52,28 @@ def floats(values):
     return struct.pack(f"<{len(values)}f", *values)
 
 
+def device_version(meta):
+    """The first launch's device version as 10 x major + minor ("OpenCL 3.0 PoCL" -> 30)."""
+    text = meta["launches"][0]["device"]["version"].split()[1] if meta["launches"] else "1.0"
+    major, minor = text.split(".")[:2]
+    return int(major) * 10 + int(minor[0])
+
+
+def compiles_alone(folder, inst):
+    """Clang 16 parses the stored kernel with its compiler flags, from a scratch folder (no -I paths left)."""
+    import shlex
+    import subprocess
+    import tempfile
+    flags = [f for f in shlex.split(inst.get("compiler_flags", "")) if f.startswith(("-D", "-cl-std"))]
+    with tempfile.TemporaryDirectory() as scratch:
+        r = subprocess.run(["clang-16", "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                            "-fsyntax-only", *flags, os.path.join(os.path.abspath(folder), inst["kernel_file"])],
+                           cwd=scratch, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stderr)
+    return r.returncode == 0
+
+
 def check_common(captures, meta, folder):
     launches = {l["instantiation"]: l for l in meta["launches"] if l["instantiation"] is not None}
     for i, inst in enumerate(captures):
@@ -114,6 +136,45 @@ def main():
         expect(data_of(folder, inst["kernel_arguments"][0]) == ints([i % 97 + 1 for i in range(256)]),
                "input buffer contents at launch")
         expect([a["kind"] for a in launches[0]["arguments"]] == ["buffer", "buffer", "local"], "sidecar kinds")
+    elif sample == "program_forms":
+        # Compiled with an input header and a -I include, then linked with a second program; cloned where the
+        # platform is OpenCL 2.1+ (the clone keeps bias 1000 while the original is set back to 0).
+        clone = device_version(meta) >= 21
+        expect(len(captures) == (2 if clone else 1), f"expected {2 if clone else 1} instantiations, got {len(captures)}")
+        inst = captures[0]
+        expect(inst["entry_point"] == "apply" and inst["global_size"] == [64], "entry point and size")
+        expect(launches[0]["program_origin"] == "linked", "the sidecar says the program was linked")
+        kernel_text = open(os.path.join(folder, inst["kernel_file"]), encoding="utf-8").read()
+        expect("#define SCALE 3" in kernel_text and "#define OFFSET 7" in kernel_text,
+               "the input header and the -I include are inlined into the stored source")
+        expect("#include" not in kernel_text.replace("begin #include", "").replace("end #include", ""),
+               "no #include is left to resolve")
+        expect(compiles_alone(folder, inst), "the stored kernel compiles from the capture folder alone")
+        expect(data_of(folder, inst["kernel_arguments"][0]) == ints(range(64)), "buffer contents at launch")
+        expect(inst["kernel_arguments"][1] == scalar("0x00000000"), "bias of the original kernel")
+        if clone:
+            expect(captures[1]["kernel_arguments"][1] == scalar("0x000003E8"),
+                   "the clone launched with the value it was cloned with")
+    elif sample == "memory_forms":
+        svm = device_version(meta) >= 20
+        expect(len(captures) == (5 if svm else 4), f"expected {5 if svm else 4} instantiations, got {len(captures)}")
+        args = [l["arguments"] for l in (launches[i] for i in range(len(captures)))]
+        quarter = 256  # bytes: a quarter of the 256-int parent
+        expect([a.get("sub_buffer") for a in args[0]] == [{"parent": 0, "origin": 2 * quarter},
+                                                       {"parent": 0, "origin": 0}], f"launch 0 sub-buffers: {args[0]}")
+        expect(launches[0]["aliases"] == [], "disjoint sub-buffers of one parent do not alias")
+        expect(launches[1]["aliases"] == [[0, 1]], "overlapping sub-buffers alias")
+        expect(launches[2]["aliases"] == [[0, 1]], "a parent aliases its sub-buffer")
+        expect("sub_buffer" not in args[2][0] and captures[2]["kernel_arguments"][0]["size"] == 1024, "the parent")
+        expect(data_of(folder, captures[0]["kernel_arguments"][1]) == ints(range(128)), "a sub-buffer's own bytes")
+        hidden = captures[3]["kernel_arguments"][1]
+        expect("CL_MEM_HOST_NO_ACCESS" in hidden["flags"], "CL_MEM_HOST_NO_ACCESS flag")
+        expect(data_of(folder, hidden) == ints(range(5000, 5256)), "a CL_MEM_HOST_NO_ACCESS buffer's bytes")
+        if svm:
+            expect(args[4][0]["kind"] == "svm" and args[4][0].get("svm") == {"allocation": 0, "offset": 64},
+                   f"SVM argument: {args[4][0]}")
+            expect(captures[4]["kernel_arguments"][0]["size"] == 192, "SVM size from the pointer to the end")
+            expect(data_of(folder, captures[4]["kernel_arguments"][0]) == ints(range(116, 164)), "SVM bytes")
     elif sample == "struct_arg":
         expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
         inst = captures[0]
