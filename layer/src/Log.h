@@ -13,6 +13,7 @@ namespace clcapture::layer {
 enum class LogLevel { Off = 0, Error, Warning, Info, Debug };
 
 LogLevel logLevel();
-void log(LogLevel level, const std::string &message);
+/// Never throws: a line that cannot be written is dropped.
+void log(LogLevel level, const std::string &message) noexcept;
 
 } // namespace clcapture::layer
