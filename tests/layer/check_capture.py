@@ -14,6 +14,7 @@ import struct
 import sys
 
 failures = []
+NO_SCHEMA = "--no-schema" in sys.argv
 
 
 def expect(condition, message):
@@ -60,8 +61,13 @@ def device_version(meta):
 
 
 def compiles_alone(folder, inst):
-    """Clang 16 parses the stored kernel with its compiler flags, from a scratch folder (no -I paths left)."""
+    """Clang 16 parses the stored kernel with its compiler flags, from a scratch folder (no -I paths left).
+    On a machine without Debian's packages (--no-schema, the GPU machine) the check is left to the test suite."""
     import shlex
+    import shutil
+    if NO_SCHEMA and not shutil.which("clang-16"):
+        print("note: clang-16 not found; the stored kernel was not compiled")
+        return True
     import subprocess
     import tempfile
     flags = [f for f in shlex.split(inst.get("compiler_flags", "")) if f.startswith(("-D", "-cl-std"))]
