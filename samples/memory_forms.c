@@ -1,6 +1,8 @@
 /* memory_forms: the memory arguments besides plain buffers, each of which the capture must describe.
- *  - sub-buffers of one parent: two that overlap (the capture says the arguments alias), two that do not
- *    (no alias), and the parent with one of its sub-buffers (alias);
+ *  - sub-buffers of one parent: two that do not overlap (no alias), two that overlap (the capture says the
+ *    arguments alias), and the parent with one of its sub-buffers (alias). OpenCL 1.2 §5.2.1 leaves
+ *    writing to one of two overlapping memory objects while the other is used undefined (NVIDIA's driver
+ *    really gives other results), so the aliased pairs are only read;
  *  - a CL_MEM_HOST_NO_ACCESS buffer, whose contents the host may not read (the capture still records them);
  *  - an SVM pointer into the middle of a clSVMAlloc allocation (OpenCL 2.0, when the device has
  *    coarse-grained SVM): the capture records the allocation, the offset and the bytes from there on.
@@ -8,11 +10,13 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include "common/sample_util.h"
 
-#define N 256
-
 static const char *kSource = "kernel void add_one(global int *dst, global const int *src) {\n"
                              "  size_t i = get_global_id(0);\n"
                              "  dst[i] = src[i] + 1;\n"
+                             "}\n"
+                             "kernel void add(global int *dst, global const int *a, global const int *b) {\n"
+                             "  size_t i = get_global_id(0);\n"
+                             "  dst[i] = a[i] + b[i];\n"
                              "}\n"
                              "kernel void triple(global int *p) {\n"
                              "  size_t i = get_global_id(0);\n"
@@ -27,7 +31,8 @@ static cl_mem sub(cl_mem parent, size_t origin, size_t size) {
   return m;
 }
 
-static void launch(cl_command_queue queue, cl_kernel kernel, cl_mem dst, cl_mem src, size_t n) {
+static void launch(cl_command_queue queue, cl_kernel kernel, cl_mem dst, cl_mem src, int count) {
+  size_t n = (size_t)count;
   CHECK_CL(clSetKernelArg(kernel, 0, sizeof dst, &dst));
   CHECK_CL(clSetKernelArg(kernel, 1, sizeof src, &src));
   CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &n, NULL, 0, NULL, NULL));
@@ -42,54 +47,61 @@ int main(void) {
   cl_program program = sample_build(context, device, kSource, NULL);
   cl_kernel add_one = clCreateKernel(program, "add_one", &err);
   CHECK_ERR(err, "clCreateKernel(add_one)");
+  cl_kernel add = clCreateKernel(program, "add", &err);
+  CHECK_ERR(err, "clCreateKernel(add)");
   cl_kernel triple = clCreateKernel(program, "triple", &err);
   CHECK_ERR(err, "clCreateKernel(triple)");
 
-  /* Sub-buffer origins must be multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits). */
+  /* Sub-buffer origins must be multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits): the parent is four
+   * quarters of 256 bytes or of that alignment, whichever is larger (PoCL: 128 bytes, NVIDIA: 512). */
   cl_uint alignBits = 0;
   CHECK_CL(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits, NULL));
-  size_t quarter = N * sizeof(int) / 4; /* bytes */
-  size_t align = alignBits / 8;
-  if (align > quarter) {
-    fprintf(stderr, "memory_forms: sub-buffer alignment %zu bytes is larger than %zu\n", align, quarter);
+  size_t quarter = alignBits / 8 > 256 ? alignBits / 8 : 256; /* bytes */
+  if (quarter > 4096) {
+    fprintf(stderr, "memory_forms: sub-buffer alignment of %u bits is too large for this sample\n", alignBits);
     return 2;
   }
-  int init[N];
+  const int N = (int)(4 * quarter / sizeof(int)), Q = N / 4;
+  int init[4096];
   for (int i = 0; i < N; ++i)
     init[i] = i;
-  cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &err);
+  cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(int), init, &err);
   CHECK_ERR(err, "clCreateBuffer(parent)");
-  cl_mem low = sub(parent, 0, 2 * quarter);          /* ints [0, 128) */
-  cl_mem middle = sub(parent, quarter, 2 * quarter); /* ints [64, 192): overlaps low */
-  cl_mem high = sub(parent, 2 * quarter, 2 * quarter); /* ints [128, 256): disjoint from low */
-  size_t half = N / 2;
-  launch(queue, add_one, high, low, half);       /* launch 0: no alias; high = low + 1 */
-  launch(queue, add_one, middle, low, N / 4);    /* launch 1: dst and src overlap */
-  launch(queue, add_one, parent, high, N / 4);   /* launch 2: parent and its sub-buffer */
-  int out[N];
-  CHECK_CL(clEnqueueReadBuffer(queue, parent, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-  /* Launch 0 made out[128+i] = i + 1; launch 1 made out[64+i] = out[i] + 1 = i + 1 for i < 64;
-   * launch 2 made out[i] = out[128+i] + 1 = i + 2 for i < 64. */
+  cl_mem low = sub(parent, 0, 2 * quarter);            /* ints [0, 2Q) */
+  cl_mem middle = sub(parent, quarter, 2 * quarter);   /* ints [Q, 3Q): overlaps low */
+  cl_mem high = sub(parent, 2 * quarter, 2 * quarter); /* ints [2Q, 4Q): disjoint from low */
+  cl_mem sums = clCreateBuffer(context, CL_MEM_WRITE_ONLY, N * sizeof(int), NULL, &err);
+  CHECK_ERR(err, "clCreateBuffer(sums)");
+  launch(queue, add_one, high, low, 2 * Q); /* launch 0: no alias; ints [2Q, 4Q) become i - 2Q + 1 */
+  size_t q = (size_t)Q;
+  CHECK_CL(clSetKernelArg(add, 0, sizeof sums, &sums));
+  CHECK_CL(clSetKernelArg(add, 1, sizeof middle, &middle)); /* launch 1: a and b overlap */
+  CHECK_CL(clSetKernelArg(add, 2, sizeof low, &low));
+  CHECK_CL(clEnqueueNDRangeKernel(queue, add, 1, NULL, &q, NULL, 0, NULL, NULL));
+  int out[4096];
+  CHECK_CL(clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, q * sizeof(int), out, 0, NULL, NULL));
   int bad = 0;
-  for (int i = 0; i < 64; ++i)
-    bad += out[i] != i + 2;
-  for (int i = 64; i < 128; ++i)
-    bad += out[i] != i - 64 + 1;
-  for (int i = 128; i < N; ++i)
-    bad += out[i] != i - 128 + 1;
+  for (int i = 0; i < Q; ++i) /* middle[i] + low[i] = (Q + i) + i */
+    bad += out[i] != Q + 2 * i;
+  CHECK_CL(clSetKernelArg(add, 1, sizeof parent, &parent)); /* launch 2: the parent and its sub-buffer */
+  CHECK_CL(clSetKernelArg(add, 2, sizeof high, &high));
+  CHECK_CL(clEnqueueNDRangeKernel(queue, add, 1, NULL, &q, NULL, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, q * sizeof(int), out, 0, NULL, NULL));
+  for (int i = 0; i < Q; ++i) /* parent[i] + high[i] = i + (i + 1) */
+    bad += out[i] != 2 * i + 1;
   fprintf(stderr, "memory_forms: sub-buffers: %d mismatches\n", bad);
 
   /* Launch 3: a buffer the host may not read. */
-  int pattern[N];
+  int pattern[4096];
   for (int i = 0; i < N; ++i)
     pattern[i] = 5000 + i;
   cl_mem hidden = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS | CL_MEM_COPY_HOST_PTR,
-                                 sizeof pattern, pattern, &err);
+                                 N * sizeof(int), pattern, &err);
   CHECK_ERR(err, "clCreateBuffer(CL_MEM_HOST_NO_ACCESS)");
-  cl_mem result = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof pattern, NULL, &err);
+  cl_mem result = clCreateBuffer(context, CL_MEM_WRITE_ONLY, N * sizeof(int), NULL, &err);
   CHECK_ERR(err, "clCreateBuffer(result)");
   launch(queue, add_one, result, hidden, N);
-  CHECK_CL(clEnqueueReadBuffer(queue, result, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+  CHECK_CL(clEnqueueReadBuffer(queue, result, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL));
   int hiddenBad = 0;
   for (int i = 0; i < N; ++i)
     hiddenBad += out[i] != 5000 + i + 1;
@@ -126,12 +138,14 @@ int main(void) {
   }
 
   clReleaseMemObject(result);
+  clReleaseMemObject(sums);
   clReleaseMemObject(hidden);
   clReleaseMemObject(high);
   clReleaseMemObject(middle);
   clReleaseMemObject(low);
   clReleaseMemObject(parent);
   clReleaseKernel(triple);
+  clReleaseKernel(add);
   clReleaseKernel(add_one);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);

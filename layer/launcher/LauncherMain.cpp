@@ -40,7 +40,7 @@ fs::path findLibrary() {
   return {};
 }
 
-void report(pid_t child, const std::string &dirOption) {
+void report(pid_t child, const std::string &dirOption, bool layer) {
   std::vector<fs::path> folders;
   std::error_code ec;
   if (!dirOption.empty()) {
@@ -66,8 +66,11 @@ void report(pid_t child, const std::string &dirOption) {
                  capture.captures.instantiations.size() == 1 ? "" : "s", folder.string().c_str());
   }
   if (!any)
-    std::fprintf(
-        stderr, "clcapture: no kernel launch was captured (run with --log info to see what the layer did)\n");
+    std::fprintf(stderr, "clcapture: no kernel launch was captured (run with --log info to see what the layer "
+                         "did)%s\n",
+                 layer ? "; with --layer the application's ICD loader must support OPENCL_LAYERS (CUDA's "
+                         "bundled Khronos loader does not): try without --layer"
+                       : "");
 }
 
 } // namespace
@@ -167,7 +170,7 @@ int main(int argc, char **argv) {
   std::error_code ec;
   if (vendors[0])
     fs::remove_all(vendors, ec);
-  report(child, dir);
+  report(child, dir, layer);
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   if (WIFSIGNALED(status))
