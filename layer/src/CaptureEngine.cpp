@@ -721,8 +721,15 @@ private:
         af.dataSkipped.reset();
       }
       auto index = launch.recorder->append(launch.inst, launch.facts);
-      if (!index)
+      if (!index && launch.recorder->broken()) {
         engine.disable(index.error());
+      } else if (!index) {
+        // One launch the format refuses (e.g. a local size the driver accepted but OpenCL forbids) costs
+        // that launch only: listed in the sidecar with the reason, capture goes on.
+        log(LogLevel::Warning, "launch " + std::to_string(launch.facts.launch) + ": " + index.error());
+        if (auto listed = launch.recorder->appendNotCaptured(launch.facts, index.error()); !listed)
+          engine.disable(listed.error());
+      }
     } catch (const std::exception &e) {
       engine.disable(std::string("writing a launch: ") + e.what());
     }

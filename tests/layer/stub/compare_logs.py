@@ -30,21 +30,21 @@ LOADER_EXTRAS = [
      "the loader asks the platform's suffix, extensions, name or version"),
 ]
 
-BUILD_OPTIONS = re.compile(r'^(clBuildProgram\(.*?, options=)("(?:[^"\\]|\\.)*"|NULL)(, .*)$')
+BUILD_OPTIONS = re.compile(r'^((?:clBuildProgram|clCompileProgram)\(.*?, options=)("(?:[^"\\]|\\.)*"|NULL)(, .*)$')
 
 
 def engine_calls(hooklist):
     with open(hooklist, encoding="utf-8") as f:
         text = f.read()
     block = re.search(r"#define CLCAPTURE_ENGINE_CALLS\(X\)(.*?)(?:\n\n|\Z)", text, re.S).group(1)
-    return set(re.findall(r"X\((\w+)\)", block))
+    return set(re.findall(r"X\((\w+)[,)]", block))
 
 
 def hooked_entries(hooklist):
     with open(hooklist, encoding="utf-8") as f:
         text = f.read()
     block = re.search(r"#define CLCAPTURE_HOOKS\(X\)(.*?)(?:\n\n|\Z)", text, re.S).group(1)
-    return set(re.findall(r"X\((\w+)\)", block))
+    return set(re.findall(r"X\((\w+)[,)]", block))
 
 
 def entry_of(line):
@@ -62,7 +62,8 @@ def extra_reason(line, mode, engine):
 
 
 def expected_at_stub(line, mode):
-    """What the stub must receive for this app line: the same, but for clBuildProgram's options in shim mode."""
+    """What the stub must receive for this app line: the same, but for the options of clBuildProgram and
+    clCompileProgram in shim mode (" -cl-kernel-arg-info" appended)."""
     if mode != "shim":
         return line
     m = BUILD_OPTIONS.match(line)

@@ -45,6 +45,9 @@ public:
   Status appendNotCaptured(LaunchFacts facts, const std::string &reason);
 
   std::uint64_t instantiationCount() const;
+  /// True after a write failed (disk full, folder gone): every later append fails too. A refused
+  /// instantiation (invalid launch facts) does not count: the recorder stays usable.
+  bool broken() const { return !m_failure.empty(); }
 
 private:
   CaptureRecorder(std::filesystem::path dir, std::unique_ptr<JsonArrayFile> captures,
