@@ -1,0 +1,32 @@
+//===- TextReport.h - GPUVerify-style text report ----------------*- C++ -*-===//
+//
+// SPEC §4: one block per instantiation, findings in GPUVerify's style, then a one-line summary:
+//
+//   instantiation 0: k in run/kernels/k-1f2e.cl: defects
+//   run/kernels/k-1f2e.cl:13:5: error: possible write-write race on tmp[7] (local memory, bytes 28..31):
+//     write by work-item global (7, 0, 0) local (7, 0, 0) group (0, 0, 0), run/kernels/k-1f2e.cl:13:5: a[7] = 0;
+//     write by work-item global (3, 0, 0) local (3, 0, 0) group (0, 0, 0), run/kernels/k-1f2e.cl:15:5: a[l + 4] = 1;
+//   instantiation 1: k in run/kernels/k-1f2e.cl: verified
+//   instantiation 2: k in run/kernels/k-1f2e.cl: verified (same as #1)
+//   clcapture-verify: 3 instantiations: 2 verified, 1 defects, 0 unknown, 0 error
+//
+// Paths are the captures file's folder joined with the capture-relative path, so they open from where the
+// command ran. No timings: the text is byte-stable across runs.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/report/AnalysisResult.h"
+
+#include <string>
+#include <vector>
+
+namespace clcapture::report {
+
+/// The whole text report; `results` in the order to print (the driver sorts them by index).
+std::string textReport(const std::vector<InstantiationResult> &results, const ReportInfo &info);
+
+/// The summary line alone, without a line break.
+std::string textSummaryLine(const std::vector<InstantiationResult> &results);
+
+} // namespace clcapture::report
