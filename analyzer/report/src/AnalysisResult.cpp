@@ -96,8 +96,7 @@ std::string defaultMessage(const Finding &f) {
     return "barrier may be reached by non-uniform control flow";
   std::string conflict = toString(f.conflict);
   if (f.benign)
-    return "possible benign " + conflict + " race on " + describeElement(f) +
-           " (every work-item writes the same value)";
+    return "possible benign " + conflict + " race on " + describeElement(f);
   return "possible " + conflict + " race on " + describeElement(f);
 }
 

@@ -36,7 +36,7 @@ std::string findingText(const ReportInfo &info, const Finding &f) {
   std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
   if (f.kind == FindingKind::DataRace)
     s += std::string(" (") + format::toString(f.memory) + " memory, bytes " + std::to_string(f.bytes[0]) +
-         ".." + std::to_string(f.bytes[1]) + ')';
+         ".." + std::to_string(f.bytes[1]) + (f.benign ? ", every writer stores the same value)" : ")");
   s += ":\n";
   for (const Access &a : f.accesses)
     s += accessLine(info, a);

@@ -119,8 +119,7 @@ bool countsAsDefect(const Finding &f, bool strict);
 void finalizeResult(InstantiationResult &result, bool strict);
 
 /// GPUVerify's wording for a finding: "possible write-write race on tmp[7]", "possible benign write-write
-/// race on x[0] (every work-item writes the same value)", "barrier may be reached by non-uniform control
-/// flow".
+/// race on x[0]" (every writer stores the same value), "barrier may be reached by non-uniform control flow".
 std::string defaultMessage(const Finding &f);
 
 /// "tmp[7]", "img[2][3]", "tmp" (no index), or "memory" when the array has no name.

@@ -8,7 +8,11 @@
 //     write by work-item global (3, 0, 0) local (3, 0, 0) group (0, 0, 0), run/kernels/k-1f2e.cl:15:5: a[l + 4] = 1;
 //   instantiation 1: k in run/kernels/k-1f2e.cl: verified
 //   instantiation 2: k in run/kernels/k-1f2e.cl: verified (same as #1)
-//   clcapture-verify: 3 instantiations: 2 verified, 1 defects, 0 unknown, 0 error
+//   instantiation 3: f in run/kernels/f-0b.cl: verified
+//   run/kernels/f-0b.cl:4:13: warning: possible benign write-write race on flag[0] (global memory, bytes
+//   0..3, every writer stores the same value):
+//     … the two work-items, as above
+//   clcapture-verify: 4 instantiations: 3 verified, 1 defects, 0 unknown, 0 error
 //
 // Paths are the captures file's folder joined with the capture-relative path, so they open from where the
 // command ran. No timings: the text is byte-stable across runs.
