@@ -60,10 +60,11 @@ Json factsKey(const format::LaunchFacts *facts) {
     return nullptr;
   Json args = Json::array();
   for (const format::ArgumentFacts &a : facts->arguments) {
-    args.push_back(Json::array({a.index, format::toString(a.kind), optionalJson(a.name), optionalJson(a.typeName),
-                                optionalJson(a.addressQualifier), optionalJson(a.memFlags),
-                                a.subBuffer ? Json(a.subBuffer->origin) : Json(nullptr),
-                                a.svm ? Json(a.svm->offset) : Json(nullptr), optionalJson(a.dataSkipped)}));
+    args.push_back(
+        Json::array({a.index, format::toString(a.kind), optionalJson(a.name), optionalJson(a.typeName),
+                     optionalJson(a.addressQualifier), optionalJson(a.memFlags),
+                     a.subBuffer ? Json(a.subBuffer->origin) : Json(nullptr),
+                     a.svm ? Json(a.svm->offset) : Json(nullptr), optionalJson(a.dataSkipped)}));
   }
   return Json::array({format::toString(facts->programOrigin), facts->buildOptions, facts->enqueueFunction,
                       facts->device.addressBits, format::toString(facts->device.endianness), std::move(args),

@@ -144,7 +144,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   // Identical instantiations: the first (lowest index) is analysed, the others copy its result.
   FileHashCache hashes;
   fs::path captureDir = captureDirOf(capture.capturesPath);
-  std::vector<std::size_t> distinct;                      // slots to analyse
+  std::vector<std::size_t> distinct;                                // slots to analyse
   std::vector<std::optional<std::size_t>> copyOf(positions.size()); // slot -> slot it copies
   std::map<std::string, std::size_t> firstWithKey;
   for (std::size_t slot = 0; slot < positions.size(); ++slot) {
@@ -208,10 +208,10 @@ std::optional<std::vector<std::size_t>> selectPositions(const format::Capture &c
     auto it = positionOf.find(index);
     if (it == positionOf.end()) {
       std::size_t count = capture.captures.recordCount;
-      err << "clcapture-verify: error: --only: no instantiation " << index << " in " << options.captures.string()
-          << " (" << (count == 0 ? std::string("it has none") : "it has " + std::to_string(count) +
-                                                                       ", numbered 0 to " +
-                                                                       std::to_string(count - 1))
+      err << "clcapture-verify: error: --only: no instantiation " << index << " in "
+          << options.captures.string() << " ("
+          << (count == 0 ? std::string("it has none")
+                         : "it has " + std::to_string(count) + ", numbered 0 to " + std::to_string(count - 1))
           << ")\n";
       return std::nullopt;
     }
@@ -253,7 +253,8 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
   for (const format::Diagnostic &d : capture.diagnostics)
     err << d.str() << '\n';
   if (capture.hasErrors()) {
-    err << "clcapture-verify: error: " << options.captures.string() << " is not a valid capture; nothing was analysed\n";
+    err << "clcapture-verify: error: " << options.captures.string()
+        << " is not a valid capture; nothing was analysed\n";
     return kExitCaptureInvalid;
   }
 

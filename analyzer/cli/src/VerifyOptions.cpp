@@ -16,10 +16,11 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   unsigned cpus = std::thread::hardware_concurrency();
   o.jobs = cpus == 0 ? 1 : cpus;
 
-  CLI::App app{"Checks every captured OpenCL kernel launch for data races and barrier divergence (exit 0: all\n"
-               "verified, 1: command-line error, 2: a kernel did not compile, 6: defects or unknown, 7: timeout,\n"
-               "10: invalid capture)",
-               "clcapture-verify"};
+  CLI::App app{
+      "Checks every captured OpenCL kernel launch for data races and barrier divergence (exit 0: all\n"
+      "verified, 1: command-line error, 2: a kernel did not compile, 6: defects or unknown, 7: timeout,\n"
+      "10: invalid capture)",
+      "clcapture-verify"};
   std::string format = "text", output, dumpIr, dumpSmt2;
   std::string captures;
   std::vector<std::string> only;
@@ -61,8 +62,8 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   }
   for (const std::string &text : only) {
     // CLI11 would wrap "-1" around to a huge index; indices are plain decimal numbers.
-    bool digits = !text.empty() && text.size() <= 18 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
+    bool digits =
+        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
     if (!digits) {
       err << "clcapture-verify: error: --only: expected instantiation indices such as 0,3,5, got '" << text
           << "'\n";
@@ -72,7 +73,9 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
     o.only.push_back(static_cast<std::size_t>(std::stoull(text)));
   }
   o.captures = captures;
-  o.format = format == "json" ? ReportFormat::Json : format == "sarif" ? ReportFormat::Sarif : ReportFormat::Text;
+  o.format = format == "json"    ? ReportFormat::Json
+             : format == "sarif" ? ReportFormat::Sarif
+                                 : ReportFormat::Text;
   if (!output.empty())
     o.output = output;
   if (!dumpIr.empty())

@@ -4,8 +4,8 @@
 
 namespace clcapture::pipeline {
 
-std::filesystem::path dumpPath(const std::filesystem::path &dir, std::size_t index, const std::string &entryPoint,
-                               const std::string &extension) {
+std::filesystem::path dumpPath(const std::filesystem::path &dir, std::size_t index,
+                               const std::string &entryPoint, const std::string &extension) {
   std::string name = std::to_string(index) + '-';
   for (char c : entryPoint) {
     bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';

@@ -24,9 +24,8 @@ Json access(const Access &a) {
   Json j;
   if (a.access)
     j["access"] = toString(*a.access);
-  j["work_item"] = {{"global_id", a.workItem.globalId},
-                    {"local_id", a.workItem.localId},
-                    {"group_id", a.workItem.groupId}};
+  j["work_item"] = {
+      {"global_id", a.workItem.globalId}, {"local_id", a.workItem.localId}, {"group_id", a.workItem.groupId}};
   j["location"] = location(a.location);
   if (!a.source.empty())
     j["source"] = a.source;
@@ -94,7 +93,8 @@ nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &r
     list.push_back(result(r));
   j["results"] = std::move(list);
   Summary s = summarize(results);
-  j["summary"] = {{"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown}, {"error", s.error}};
+  j["summary"] = {
+      {"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown}, {"error", s.error}};
   return j;
 }
 

@@ -150,8 +150,8 @@ Json verdictResult(const ReportInfo &info, const InstantiationResult &r) {
   j["ruleId"] = kRules[ruleIndex].id;
   j["ruleIndex"] = ruleIndex;
   j["level"] = "note";
-  j["message"] = {{"text", what + r.entryPoint + " (instantiation " + std::to_string(r.index) +
-                               "): " + r.reason}};
+  j["message"] = {
+      {"text", what + r.entryPoint + " (instantiation " + std::to_string(r.index) + "): " + r.reason}};
   j["locations"] = Json::array({{{"physicalLocation", physicalLocation(info, r.kernelFile, 0, 0, "")}}});
   Json p = commonProperties(r);
   p["verdict"] = toString(r.verdict);
@@ -184,11 +184,11 @@ nlohmann::ordered_json sarifReportValue(const std::vector<InstantiationResult> &
     run["originalUriBaseIds"] = {{kBaseId, {{"uri", info.capturesDirUri}}}};
   run["results"] = std::move(list);
   Summary s = summarize(results);
-  run["properties"] = {{"captures", info.capturesPath},
-                       {"strict", info.strict},
-                       {"summary",
-                        {{"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown},
-                         {"error", s.error}}}};
+  run["properties"] = {
+      {"captures", info.capturesPath},
+      {"strict", info.strict},
+      {"summary",
+       {{"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown}, {"error", s.error}}}};
 
   Json log;
   log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -24,8 +24,8 @@ std::string accessLine(const ReportInfo &info, const Access &a) {
   std::string s = "  ";
   if (a.access)
     s += std::string(toString(*a.access)) + " by ";
-  s += "work-item global " + triple(a.workItem.globalId) + " local " + triple(a.workItem.localId) + " group " +
-       triple(a.workItem.groupId) + ", " + where(info, a.location);
+  s += "work-item global " + triple(a.workItem.globalId) + " local " + triple(a.workItem.localId) +
+       " group " + triple(a.workItem.groupId) + ", " + where(info, a.location);
   if (!a.source.empty())
     s += ": " + a.source;
   return s + '\n';

@@ -62,8 +62,7 @@ TEST_CASE("benign races next to an unknown stay unknown", "[finalize]") {
   CHECK(r.reason == "bound reached");
 }
 
-TEST_CASE("defects claimed with only benign races is verified, without any witness unknown",
-          "[finalize]") {
+TEST_CASE("defects claimed with only benign races is verified, without any witness unknown", "[finalize]") {
   auto benignOnly = withFindings(Verdict::Defects, {race(true)});
   finalizeResult(benignOnly, false);
   CHECK(benignOnly.verdict == Verdict::Verified);

@@ -30,8 +30,8 @@ Parsed parse(std::vector<std::string> args) {
 } // namespace
 
 TEST_CASE("every SPEC option parses", "[options]") {
-  Parsed p = parse({"--format=sarif", "--output=r.sarif", "--only=3,1", "--only", "7", "-j", "3", "--timeout=2.5",
-                    "--dump-ir=ir", "--dump-smt2", "smt", "--strict", "run/captures.json"});
+  Parsed p = parse({"--format=sarif", "--output=r.sarif", "--only=3,1", "--only", "7", "-j", "3",
+                    "--timeout=2.5", "--dump-ir=ir", "--dump-smt2", "smt", "--strict", "run/captures.json"});
   REQUIRE_FALSE(p.cl.exitCode);
   const VerifyOptions &o = p.cl.options;
   CHECK(o.captures == "run/captures.json");
@@ -60,13 +60,13 @@ TEST_CASE("defaults: text, stdout, all instantiations, GPUVerify's 300 s", "[opt
 
 TEST_CASE("command-line errors exit 1 with a message on stderr", "[options]") {
   for (auto args : std::vector<std::vector<std::string>>{{"--bogus", "c.json"},
-                                                          {"--format=xml", "c.json"},
-                                                          {"-j", "0", "c.json"},
-                                                          {"--timeout=-1", "c.json"},
-                                                          {"--only=-1", "c.json"},
-                                                          {"--only=x", "c.json"},
-                                                          {},
-                                                          {"a.json", "b.json"}}) {
+                                                         {"--format=xml", "c.json"},
+                                                         {"-j", "0", "c.json"},
+                                                         {"--timeout=-1", "c.json"},
+                                                         {"--only=-1", "c.json"},
+                                                         {"--only=x", "c.json"},
+                                                         {},
+                                                         {"a.json", "b.json"}}) {
     Parsed p = parse(args);
     INFO(p.err);
     REQUIRE(p.cl.exitCode);

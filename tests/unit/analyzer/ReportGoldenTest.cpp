@@ -43,7 +43,8 @@ TEST_CASE("text report under --strict matches the golden file", "[report]") {
 }
 
 TEST_CASE("JSON report matches the golden file", "[report]") {
-  checkGolden("synthetic.json", report::jsonReport(test::syntheticResults(false), test::syntheticInfo(false)));
+  checkGolden("synthetic.json",
+              report::jsonReport(test::syntheticResults(false), test::syntheticInfo(false)));
 }
 
 TEST_CASE("JSON report under --strict matches the golden file", "[report]") {
@@ -52,7 +53,8 @@ TEST_CASE("JSON report under --strict matches the golden file", "[report]") {
 }
 
 TEST_CASE("SARIF report matches the golden file", "[report]") {
-  checkGolden("synthetic.sarif", report::sarifReport(test::syntheticResults(false), test::syntheticInfo(false)));
+  checkGolden("synthetic.sarif",
+              report::sarifReport(test::syntheticResults(false), test::syntheticInfo(false)));
 }
 
 TEST_CASE("reports are byte-stable: rendering twice gives the same bytes", "[report]") {
@@ -105,7 +107,8 @@ TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "
 
 TEST_CASE("JSON report: summary and same_as", "[report]") {
   auto j = report::jsonReportValue(test::syntheticResults(false), test::syntheticInfo(false));
-  CHECK(j["summary"] == nlohmann::ordered_json{{"verified", 2}, {"defects", 3}, {"unknown", 1}, {"error", 1}});
+  CHECK(j["summary"] ==
+        nlohmann::ordered_json{{"verified", 2}, {"defects", 3}, {"unknown", 1}, {"error", 1}});
   CHECK(j["results"][6]["same_as"] == 1);
   CHECK(j["results"][0].contains("same_as") == false);
   CHECK(j.contains("strict") == false);

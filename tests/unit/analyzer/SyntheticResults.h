@@ -71,10 +71,10 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   local.array = "tmp";
   local.index = {7};
   local.bytes = {28, 31};
-  local.accesses = {access(AccessKind::Write, {7, 0, 0}, {7, 0, 0}, {0, 0, 0}, "kernels/k-1f2e.cl", 13, 5,
-                           "tmp[7] = 0;"),
-                    access(AccessKind::Write, {3, 0, 0}, {3, 0, 0}, {0, 0, 0}, "kernels/k-1f2e.cl", 15, 5,
-                           "tmp[l + 4] = 1;")};
+  local.accesses = {
+      access(AccessKind::Write, {7, 0, 0}, {7, 0, 0}, {0, 0, 0}, "kernels/k-1f2e.cl", 13, 5, "tmp[7] = 0;"),
+      access(AccessKind::Write, {3, 0, 0}, {3, 0, 0}, {0, 0, 0}, "kernels/k-1f2e.cl", 15, 5,
+             "tmp[l + 4] = 1;")};
   racy.findings = {global, local}; // finalizeResult sorts: line 13 before line 20
   results.push_back(racy);
 
@@ -118,8 +118,9 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   unknown.entryPoint = "loop";
   unknown.kernelFile = "kernels/loop-42.cl";
   unknown.verdict = Verdict::Unknown;
-  unknown.reason = "loop at kernels/loop-42.cl:4 has a data-dependent trip count; bounded unrolling reached 16 "
-                   "iterations";
+  unknown.reason =
+      "loop at kernels/loop-42.cl:4 has a data-dependent trip count; bounded unrolling reached 16 "
+      "iterations";
   unknown.seconds = 1.5;
   results.push_back(unknown);
 

@@ -2,11 +2,12 @@
 //
 // Capture folders are written with common/'s writer into temporary folders; the analysis is FakeAnalyzer.
 
+#include "clcapture/verify/VerifyDriver.h"
+
 #include "FakeAnalyzer.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/verify/ExitCode.h"
-#include "clcapture/verify/VerifyDriver.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -113,7 +114,8 @@ std::uint64_t scalarOf(const pipeline::AnalysisRequest &r) {
 TEST_CASE("identical instantiations are analysed once and the result copied", "[dedupe]") {
   Instantiation withOffset = launch();
   withOffset.globalOffset = format::Dims{0}; // an all-zero offset is the same launch as none (SPEC §3)
-  CaptureFolder capture({launch(), withOffset, launch("0x00000001", "kernels/k-copy.cl"), launch("0x00000002")});
+  CaptureFolder capture(
+      {launch(), withOffset, launch("0x00000001", "kernels/k-copy.cl"), launch("0x00000002")});
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
     InstantiationResult result;
     result.verdict = Verdict::Verified;
@@ -152,8 +154,8 @@ TEST_CASE("instantiations that differ in anything the analysis reads are analyse
   flags.compilerFlags = "-DN=2";
   Instantiation entry = launch();
   entry.entryPoint = "k2";
-  CaptureFolder capture({launch(), launch("0x00000001", "kernels/k.cl", "data/e16.bin"), otherSize, noLocal, flags,
-                         entry, launch("0x00000003")});
+  CaptureFolder capture({launch(), launch("0x00000001", "kernels/k.cl", "data/e16.bin"), otherSize, noLocal,
+                         flags, entry, launch("0x00000003")});
   FakeAnalyzer analyzer;
   Outcome o = run(capture.options(), analyzer);
   CHECK(o.exitCode == verify::kExitVerified);
@@ -172,11 +174,12 @@ TEST_CASE("the sidecar's aliasing facts keep otherwise identical launches apart"
     f.kernelName = "k";
     f.queue = i; // launch identity: does not matter
     f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, format::Endianness::Little};
-    f.arguments = {format::ArgumentFacts{0, format::ArgumentKind::Buffer, std::string("a"), std::string("int*"),
-                                         std::string("global"), 10 + i, 1, std::nullopt, std::nullopt, std::nullopt},
-                   format::ArgumentFacts{1, format::ArgumentKind::Scalar, std::string("n"), std::string("int"),
-                                         std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                                         std::nullopt}};
+    f.arguments = {format::ArgumentFacts{0, format::ArgumentKind::Buffer, std::string("a"),
+                                         std::string("int*"), std::string("global"), 10 + i, 1, std::nullopt,
+                                         std::nullopt, std::nullopt},
+                   format::ArgumentFacts{1, format::ArgumentKind::Scalar, std::string("n"),
+                                         std::string("int"), std::nullopt, std::nullopt, std::nullopt,
+                                         std::nullopt, std::nullopt, std::nullopt}};
     if (i == 2)
       f.aliases = {{0, 1}}; // the fact differs; whether it makes sense is the analysis's business
     sidecar.launches.push_back(f);
@@ -191,7 +194,8 @@ TEST_CASE("the sidecar's aliasing facts keep otherwise identical launches apart"
     CHECK(seen.hasFacts);
 }
 
-TEST_CASE("only: selected instantiations are analysed, an index that does not exist is a command-line error", "[only]") {
+TEST_CASE("only: selected instantiations are analysed, an index that does not exist is a command-line error",
+          "[only]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
   FakeAnalyzer analyzer;
   auto options = capture.options();
@@ -228,7 +232,8 @@ TEST_CASE("jobs: -j 4 gives the same report as -j 1", "[jobs]") {
     result.verdict = n % 4 == 3 ? Verdict::Unknown : Verdict::Verified;
     result.reason = n % 4 == 3 ? "bound reached" : "";
     if (n % 3 == 0) // findings in a scrambled order
-      result.findings = {raceAt(r.instantiation->kernelFile, 5 + n), raceAt(r.instantiation->kernelFile, 2, true),
+      result.findings = {raceAt(r.instantiation->kernelFile, 5 + n),
+                         raceAt(r.instantiation->kernelFile, 2, true),
                          raceAt(r.instantiation->kernelFile, 3 + n % 2)};
     return result;
   };
@@ -283,7 +288,8 @@ TEST_CASE("a timeout: the request carries the limit, the result is unknown, the 
 }
 
 TEST_CASE("exit status: a compile error wins over a timeout, which wins over defects", "[exit]") {
-  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
+  CaptureFolder capture(
+      {launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
   auto script = [](const pipeline::AnalysisRequest &r) {
     switch (scalarOf(r)) {
     case 1:
@@ -362,8 +368,9 @@ TEST_CASE("an invalid capture exits 10 with the reader's diagnostics and analyse
   CaptureFolder missingData({launch("0x00000001", "kernels/k.cl", "data/none.bin")});
   Outcome missing = run(missingData.options(), analyzer);
   CHECK(missing.exitCode == verify::kExitCaptureInvalid);
-  CHECK_THAT(missing.err, Catch::Contains("instantiation 0: kernel_arguments[0].data: file \"data/none.bin\" does "
-                                          "not exist"));
+  CHECK_THAT(missing.err,
+             Catch::Contains("instantiation 0: kernel_arguments[0].data: file \"data/none.bin\" does "
+                             "not exist"));
   CHECK(analyzer.calls() == 0);
 }
 
@@ -396,7 +403,8 @@ TEST_CASE("output: the report goes to the --output file and the summary to stder
   Outcome o = run(options, analyzer);
   CHECK(o.exitCode == 0);
   CHECK(o.out.empty());
-  CHECK_THAT(o.err, Catch::Contains("clcapture-verify: 1 instantiation: 1 verified, 0 defects, 0 unknown, 0 error"));
+  CHECK_THAT(o.err,
+             Catch::Contains("clcapture-verify: 1 instantiation: 1 verified, 0 defects, 0 unknown, 0 error"));
   Json sarif = Json::parse(test::readFile(out / "report.sarif"));
   CHECK(sarif["version"] == "2.1.0");
 }
@@ -415,7 +423,8 @@ TEST_CASE("dump folders are created and handed to the analysis", "[dump]") {
   CHECK(seen.options.dumpIrDir == dumps / "ir/nested");
   CHECK(seen.options.dumpSmt2Dir == dumps / "smt2");
   CHECK(seen.kernelSourcePath == capture.dir / "kernels/k.cl");
-  CHECK(pipeline::dumpPath("d", 3, "my.kernel", ".race-1.smt2") == std::filesystem::path("d/3-my_kernel.race-1.smt2"));
+  CHECK(pipeline::dumpPath("d", 3, "my.kernel", ".race-1.smt2") ==
+        std::filesystem::path("d/3-my_kernel.race-1.smt2"));
 
   test::writeFile(dumps / "file", "x");
   options.dumpIrDir = dumps / "file/sub";
@@ -427,7 +436,8 @@ TEST_CASE("dump folders are created and handed to the analysis", "[dump]") {
 }
 
 TEST_CASE("a progress line only when asked and there are several analyses", "[progress]") {
-  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
+  CaptureFolder capture(
+      {launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
   auto options = capture.options(verify::ReportFormat::Text);
   options.progress = true;
   FakeAnalyzer analyzer;

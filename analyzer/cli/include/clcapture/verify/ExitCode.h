@@ -7,9 +7,11 @@
 //   7  some analysis timed out (ErrorKind::Timeout)
 //   6  some instantiation is `defects`, `unknown`, or `error` for another reason
 //   0  every selected instantiation is `verified` (also when none was selected)
-// 1 and 10 end the run before any analysis. Among results, the earliest stage that failed wins: a kernel
-// that does not compile says the capture or its build options need attention before any verdict means
-// much; a timeout says to rerun with a larger --timeout; 6 is the ordinary "not all verified".
+// 1 and 10 end the run before any analysis, in the order they are found: option syntax first (nothing is
+// read yet), then the capture (10), then what needs the capture to check (an --only index past the end: 1).
+// Among results, the earliest stage that failed wins: a kernel that does not compile says the capture or its
+// build options need attention before any verdict means much; a timeout says to rerun with a larger
+// --timeout; 6 is the ordinary "not all verified".
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -56,8 +56,8 @@ struct AnalysisRequest {
 
 /// DIR/<index>-<entry point><extension>, e.g. dumps/3-reduce.ll or dumps/3-reduce.race-1.smt2 (the
 /// extension may carry a qualifier). Characters of the entry point outside [A-Za-z0-9_] become '_'.
-std::filesystem::path dumpPath(const std::filesystem::path &dir, std::size_t index, const std::string &entryPoint,
-                               const std::string &extension);
+std::filesystem::path dumpPath(const std::filesystem::path &dir, std::size_t index,
+                               const std::string &entryPoint, const std::string &extension);
 
 class InstantiationAnalyzer {
 public:

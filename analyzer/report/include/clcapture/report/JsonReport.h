@@ -17,7 +17,8 @@
 namespace clcapture::report {
 
 /// The report as a JSON value.
-nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &results, const ReportInfo &info);
+nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &results,
+                                       const ReportInfo &info);
 
 /// The report as text, with a final line break.
 std::string jsonReport(const std::vector<InstantiationResult> &results, const ReportInfo &info);
