@@ -1,0 +1,311 @@
+//===- VerifyDriver.cpp - clcapture-verify from options to exit status ---===//
+
+#include "clcapture/verify/VerifyDriver.h"
+
+#include "clcapture/format/BlobStore.h"
+#include "clcapture/report/JsonReport.h"
+#include "clcapture/report/SarifReport.h"
+#include "clcapture/report/TextReport.h"
+#include "clcapture/verify/ExitCode.h"
+#include "clcapture/verify/InstantiationKey.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+namespace clcapture::verify {
+
+namespace fs = std::filesystem;
+using report::InstantiationResult;
+
+namespace {
+
+/// Fewer distinct analyses than this finish too soon for a progress line to help.
+constexpr std::size_t kProgressMinimum = 4;
+
+fs::path captureDirOf(const fs::path &capturesPath) {
+  fs::path dir = capturesPath.parent_path();
+  return dir.empty() ? fs::path(".") : dir;
+}
+
+InstantiationResult analyzeOne(const format::Capture &capture, std::size_t position,
+                               pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
+  const format::Instantiation &inst = capture.captures.instantiations[position];
+  pipeline::AnalysisRequest request;
+  request.index = capture.captures.indices[position];
+  request.instantiation = &inst;
+  request.facts = capture.factsFor(position);
+  request.captureDir = captureDirOf(capture.capturesPath);
+  request.kernelSourcePath = request.captureDir / inst.kernelFile;
+  request.options.timeoutSeconds = options.timeoutSeconds;
+  request.options.dumpIrDir = options.dumpIrDir;
+  request.options.dumpSmt2Dir = options.dumpSmt2Dir;
+  request.options.strict = options.strict;
+
+  auto start = std::chrono::steady_clock::now();
+  if (options.timeoutSeconds > 0)
+    request.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                   std::chrono::duration<double>(options.timeoutSeconds));
+  InstantiationResult r;
+  try {
+    r = analyzer.analyze(request);
+  } catch (const std::exception &e) {
+    r = InstantiationResult{};
+    r.verdict = report::Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = std::string("internal error: ") + e.what();
+  } catch (...) {
+    r = InstantiationResult{};
+    r.verdict = report::Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = "internal error: unknown exception";
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.index = request.index;
+  r.entryPoint = inst.entryPoint;
+  r.kernelFile = inst.kernelFile;
+  r.sameAs.reset();
+  report::finalizeResult(r, options.strict);
+  return r;
+}
+
+/// The result of an identical instantiation, under this one's index and kernel file name (identical
+/// sources may sit in differently named files).
+InstantiationResult copyResult(const InstantiationResult &from, std::size_t index,
+                               const format::Instantiation &inst) {
+  InstantiationResult r = from;
+  r.index = index;
+  r.kernelFile = inst.kernelFile;
+  r.sameAs = from.index;
+  r.seconds = 0;
+  auto rename = [&](report::SourceLocation &l) {
+    if (l.file == from.kernelFile)
+      l.file = inst.kernelFile;
+  };
+  for (report::Finding &f : r.findings) {
+    rename(f.barrier);
+    for (report::Access &a : f.accesses)
+      rename(a.location);
+  }
+  return r;
+}
+
+class Progress {
+public:
+  Progress(std::ostream *stream, std::size_t total)
+      : m_stream(total >= kProgressMinimum ? stream : nullptr), m_total(total) {
+    show();
+  }
+  void done() {
+    if (!m_stream)
+      return;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    ++m_done;
+    showLocked();
+  }
+  void finish() {
+    if (!m_stream)
+      return;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    *m_stream << '\r' << std::string(m_width, ' ') << '\r' << std::flush;
+  }
+
+private:
+  void show() {
+    if (!m_stream)
+      return;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    showLocked();
+  }
+  void showLocked() {
+    std::string line = "clcapture-verify: analysed " + std::to_string(m_done) + " of " +
+                       std::to_string(m_total) + " distinct instantiations";
+    m_width = std::max(m_width, line.size());
+    *m_stream << '\r' << line << std::flush;
+  }
+
+  std::ostream *m_stream;
+  std::size_t m_total;
+  std::size_t m_done = 0;
+  std::size_t m_width = 0;
+  std::mutex m_mutex;
+};
+
+} // namespace
+
+std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &capture,
+                                                       const std::vector<std::size_t> &positions,
+                                                       pipeline::InstantiationAnalyzer &analyzer,
+                                                       const VerifyOptions &options, std::ostream *progress) {
+  // Identical instantiations: the first (lowest index) is analysed, the others copy its result.
+  FileHashCache hashes;
+  fs::path captureDir = captureDirOf(capture.capturesPath);
+  std::vector<std::size_t> distinct;                                // slots to analyse
+  std::vector<std::optional<std::size_t>> copyOf(positions.size()); // slot -> slot it copies
+  std::map<std::string, std::size_t> firstWithKey;
+  for (std::size_t slot = 0; slot < positions.size(); ++slot) {
+    std::size_t p = positions[slot];
+    std::string key =
+        analysisKey(capture.captures.instantiations[p], capture.factsFor(p), captureDir, hashes);
+    auto [it, inserted] = firstWithKey.emplace(std::move(key), slot);
+    if (inserted)
+      distinct.push_back(slot);
+    else
+      copyOf[slot] = it->second;
+  }
+
+  std::vector<InstantiationResult> results(positions.size());
+  Progress shown(progress, distinct.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t d = next++; d < distinct.size(); d = next++) {
+      std::size_t slot = distinct[d];
+      results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
+      shown.done();
+    }
+  };
+  std::size_t threads = std::min<std::size_t>(std::max(1u, options.jobs), distinct.size());
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (std::size_t t = 0; t < threads; ++t)
+      pool.emplace_back(worker);
+    for (std::thread &t : pool)
+      t.join();
+  }
+  shown.finish();
+
+  for (std::size_t slot = 0; slot < positions.size(); ++slot)
+    if (copyOf[slot])
+      results[slot] = copyResult(results[*copyOf[slot]], capture.captures.indices[positions[slot]],
+                                 capture.captures.instantiations[positions[slot]]);
+  return results;
+}
+
+namespace {
+
+/// Positions (in capture.captures.instantiations) of the selected instantiations, ascending; nullopt after
+/// an error message for an index that does not exist.
+std::optional<std::vector<std::size_t>> selectPositions(const format::Capture &capture,
+                                                        const VerifyOptions &options, std::ostream &err) {
+  const auto &indices = capture.captures.indices;
+  std::vector<std::size_t> positions;
+  if (options.only.empty()) {
+    for (std::size_t p = 0; p < indices.size(); ++p)
+      positions.push_back(p);
+    return positions;
+  }
+  std::map<std::size_t, std::size_t> positionOf;
+  for (std::size_t p = 0; p < indices.size(); ++p)
+    positionOf.emplace(indices[p], p);
+  for (std::size_t index : options.only) {
+    auto it = positionOf.find(index);
+    if (it == positionOf.end()) {
+      std::size_t count = capture.captures.recordCount;
+      err << "clcapture-verify: error: --only: no instantiation " << index << " in "
+          << options.captures.string() << " ("
+          << (count == 0 ? std::string("it has none")
+                         : "it has " + std::to_string(count) + ", numbered 0 to " + std::to_string(count - 1))
+          << ")\n";
+      return std::nullopt;
+    }
+    positions.push_back(it->second);
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  return positions;
+}
+
+bool prepareFolder(const char *option, const std::optional<fs::path> &dir, std::ostream &err) {
+  if (!dir)
+    return true;
+  std::error_code ec;
+  fs::create_directories(*dir, ec);
+  if (ec || !fs::is_directory(*dir, ec)) {
+    err << "clcapture-verify: error: " << option << ": cannot create folder " << dir->string() << ": "
+        << (ec ? ec.message() : std::string("not a folder")) << '\n';
+    return false;
+  }
+  return true;
+}
+
+std::string absoluteFolderUri(const fs::path &capturesPath) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(capturesPath, ec);
+  if (ec)
+    return {};
+  return report::folderUri(absolute.lexically_normal().parent_path().generic_string());
+}
+
+} // namespace
+
+int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &analyzer, std::ostream &out,
+              std::ostream &err) {
+  format::ReadOptions readOptions;
+  readOptions.checkFiles = true;
+  format::Capture capture = format::loadCapture(options.captures, readOptions);
+  for (const format::Diagnostic &d : capture.diagnostics)
+    err << d.str() << '\n';
+  if (capture.hasErrors()) {
+    err << "clcapture-verify: error: " << options.captures.string()
+        << " is not a valid capture; nothing was analysed\n";
+    return kExitCaptureInvalid;
+  }
+
+  auto positions = selectPositions(capture, options, err);
+  if (!positions)
+    return kExitCommandLine;
+  if (!prepareFolder("--dump-ir", options.dumpIrDir, err) ||
+      !prepareFolder("--dump-smt2", options.dumpSmt2Dir, err))
+    return kExitCommandLine;
+  if (options.output) {
+    fs::path folder = options.output->parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !fs::is_directory(folder, ec)) {
+      err << "clcapture-verify: error: --output: folder " << folder.string() << " does not exist\n";
+      return kExitCommandLine;
+    }
+  }
+  if (positions->empty())
+    err << "clcapture-verify: warning: " << options.captures.string() << " holds no instantiation\n";
+
+  std::vector<InstantiationResult> results =
+      analyzeInstantiations(capture, *positions, analyzer, options, options.progress ? &err : nullptr);
+
+  report::ReportInfo info;
+  info.version = CLCAPTURE_VERSION;
+  info.capturesPath = options.captures.string();
+  info.capturesDirUri = absoluteFolderUri(options.captures);
+  info.strict = options.strict;
+  std::string text;
+  switch (options.format) {
+  case ReportFormat::Text:
+    text = report::textReport(results, info);
+    break;
+  case ReportFormat::Json:
+    text = report::jsonReport(results, info);
+    break;
+  case ReportFormat::Sarif:
+    text = report::sarifReport(results, info);
+    break;
+  }
+  if (options.output) {
+    format::Status written = format::writeFileAtomically(*options.output, text.data(), text.size());
+    if (!written) {
+      err << "clcapture-verify: error: --output: " << written.error() << '\n';
+      return kExitCommandLine;
+    }
+    err << report::textSummaryLine(results) << '\n';
+  } else {
+    out << text << std::flush;
+  }
+  return exitCodeFor(results);
+}
+
+} // namespace clcapture::verify

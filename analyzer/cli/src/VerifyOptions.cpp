@@ -1,0 +1,88 @@
+//===- VerifyOptions.cpp - clcapture-verify's command line ----------------===//
+
+#include "clcapture/verify/VerifyOptions.h"
+
+#include "clcapture/verify/ExitCode.h"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <thread>
+
+namespace clcapture::verify {
+
+CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &out, std::ostream &err) {
+  CommandLine cl;
+  VerifyOptions &o = cl.options;
+  unsigned cpus = std::thread::hardware_concurrency();
+  o.jobs = cpus == 0 ? 1 : cpus;
+
+  CLI::App app{
+      "Checks every captured OpenCL kernel launch for data races and barrier divergence (exit 0: all\n"
+      "verified, 1: command-line error, 2: a kernel did not compile, 6: defects or unknown, 7: timeout,\n"
+      "10: invalid capture)",
+      "clcapture-verify"};
+  std::string format = "text", output, dumpIr, dumpSmt2;
+  std::string captures;
+  std::vector<std::string> only;
+  app.add_option("CAPTURES.json", captures, "the capture's captures.json")->required()->type_name("");
+  app.add_option("--format", format, "report format (default text)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->type_name("text|json|sarif");
+  app.add_option("--output", output, "write the report to FILE instead of stdout")->type_name("FILE");
+  app.add_option("--only", only, "analyse only these instantiations (indices in CAPTURES.json, from 0)")
+      ->delimiter(',')
+      ->type_name("I[,J...]");
+  app.add_option("-j", o.jobs, "analyse N instantiations at a time (default: the number of CPUs)")
+      ->check(CLI::Range(1u, 4096u))
+      ->type_name("N");
+  app.add_option("--timeout", o.timeoutSeconds, "time limit per instantiation, 0 for none (default 300)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SECONDS");
+  app.add_option("--dump-ir", dumpIr, "write each analysed kernel's LLVM IR into DIR")->type_name("DIR");
+  app.add_option("--dump-smt2", dumpSmt2, "write each solver query (SMT-LIB 2) into DIR")->type_name("DIR");
+  app.add_flag("--strict", o.strict, "benign (same-value) races are errors, not warnings");
+  app.set_version_flag("--version", std::string("clcapture-verify ") + CLCAPTURE_VERSION);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::CallForAllHelp &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::CallForVersion &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::ParseError &e) {
+    // CLI11's own exit codes (105, 109, …) are not SPEC §4's: every command-line error is 1.
+    err << "clcapture-verify: error: " << e.what() << "\nrun 'clcapture-verify --help' for the options\n";
+    cl.exitCode = kExitCommandLine;
+    return cl;
+  }
+  for (const std::string &text : only) {
+    // CLI11 would wrap "-1" around to a huge index; indices are plain decimal numbers.
+    bool digits =
+        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) {
+      err << "clcapture-verify: error: --only: expected instantiation indices such as 0,3,5, got '" << text
+          << "'\n";
+      cl.exitCode = kExitCommandLine;
+      return cl;
+    }
+    o.only.push_back(static_cast<std::size_t>(std::stoull(text)));
+  }
+  o.captures = captures;
+  o.format = format == "json"    ? ReportFormat::Json
+             : format == "sarif" ? ReportFormat::Sarif
+                                 : ReportFormat::Text;
+  if (!output.empty())
+    o.output = output;
+  if (!dumpIr.empty())
+    o.dumpIrDir = dumpIr;
+  if (!dumpSmt2.empty())
+    o.dumpSmt2Dir = dumpSmt2;
+  return cl;
+}
+
+} // namespace clcapture::verify

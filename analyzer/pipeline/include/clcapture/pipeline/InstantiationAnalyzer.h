@@ -1,0 +1,78 @@
+//===- InstantiationAnalyzer.h - The analysis of one captured launch -*- C++ -*-===//
+//
+// The seam between clcapture-verify's driver (analyzer/cli/) and the analysis (frontend → model → encode →
+// check). The driver loads and validates the capture, picks the instantiations, runs one analyze() per
+// distinct instantiation on a thread pool (-j N) and writes the report; an InstantiationAnalyzer decides
+// one instantiation. analyze() is called concurrently from several threads on one analyzer object, so it
+// must not keep per-call state in members (or must guard it).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
+#include "clcapture/report/AnalysisResult.h"
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace clcapture::pipeline {
+
+/// Options of one analysis, from the command line (SPEC §4).
+struct AnalysisOptions {
+  /// --timeout=SECONDS per instantiation; 0 = no limit. The analysis honours it itself (solver
+  /// time limits, checks of `deadline` between queries) and, when it runs out, returns verdict `unknown`
+  /// with ErrorKind::Timeout and a reason such as "timed out after 300 s (3 of 7 race checks done)".
+  double timeoutSeconds = 0;
+  /// --dump-ir=DIR / --dump-smt2=DIR: when set (the folder exists), write the normalised LLVM IR and every
+  /// solver query there, named by dumpPath() so that dumps of different instantiations never collide.
+  std::optional<std::filesystem::path> dumpIrDir;
+  std::optional<std::filesystem::path> dumpSmt2Dir;
+  /// --strict. The driver applies it (report::finalizeResult); an analysis may ignore it.
+  bool strict = false;
+};
+
+/// Everything one analysis may use. The pointers and references stay valid for the whole analyze() call.
+struct AnalysisRequest {
+  /// Index of the instantiation in captures.json (what --only and the report call it).
+  std::size_t index = 0;
+  /// The record, validated by common/'s reader (sizes, paths inside the folder, data file sizes).
+  const format::Instantiation *instantiation = nullptr;
+  /// Its launch facts from captures.meta.json (aliasing, sub-buffers, NULL/SVM arguments, program
+  /// origin, the application's own build options, device), or nullptr when the capture has no sidecar.
+  const format::LaunchFacts *facts = nullptr;
+  /// Folder of the captures file: instantiation->kernelFile and every argument's `data` are relative to it.
+  std::filesystem::path captureDir;
+  /// captureDir / instantiation->kernelFile.
+  std::filesystem::path kernelSourcePath;
+  AnalysisOptions options;
+  /// When the timeout runs out (steady clock); nullopt when there is no limit.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+/// DIR/<index>-<entry point><extension>, e.g. dumps/3-reduce.ll or dumps/3-reduce.race-1.smt2 (the
+/// extension may carry a qualifier). Characters of the entry point outside [A-Za-z0-9_] become '_'.
+std::filesystem::path dumpPath(const std::filesystem::path &dir, std::size_t index,
+                               const std::string &entryPoint, const std::string &extension);
+
+class InstantiationAnalyzer {
+public:
+  virtual ~InstantiationAnalyzer() = default;
+
+  /// Decides one instantiation. Fill in `verdict` (`verified`: every pair proven, apart from any benign
+  /// races listed in `findings`; `unknown` with `reason`; `error` with `reason` and `errorKind`), the
+  /// `findings` (each with a concrete witness), and `errorKind`. The driver then sets index, entry point,
+  /// kernel file and seconds, and applies report::finalizeResult() (severity, verdict from findings,
+  /// default messages, order). Should not throw; an escaping exception becomes verdict `error`.
+  virtual report::InstantiationResult analyze(const AnalysisRequest &request) = 0;
+};
+
+/// The analysis clcapture-verify runs. For now the placeholder below, until frontend/model/encode/check are
+/// in place: the lead replaces this factory's body (PlaceholderAnalyzer.cpp).
+std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer();
+
+} // namespace clcapture::pipeline

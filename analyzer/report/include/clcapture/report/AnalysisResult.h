@@ -1,0 +1,153 @@
+//===- AnalysisResult.h - What clcapture-verify found for each instantiation -*- C++ -*-===//
+//
+// The result model behind every report format (SPEC §4, schemas/report.schema.json): one
+// InstantiationResult per analysed instantiation, with its verdict and findings. The analysis fills in
+// the facts (findings, whether everything was decided, why not); finalizeResult() derives what follows
+// from them (severity, verdict, default messages, order), so the rule "a benign same-value race does not
+// count unless --strict" lives in one place.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Instantiation.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::report {
+
+using format::AddressSpace;
+
+/// SPEC §4 verdicts, one per instantiation.
+enum class Verdict { Verified, Defects, Unknown, Error };
+
+/// Why a result is `error` or `unknown` in a way that changes the exit status (SPEC §4).
+enum class ErrorKind {
+  None,    ///< not an error (or an ordinary `unknown`: bound reached, unsupported construct)
+  Compile, ///< the kernel did not compile: exit 2
+  Timeout, ///< --timeout ran out: verdict `unknown`, exit 7
+  Other,   ///< could not be analysed for another reason (internal error, program built from IL, …)
+};
+
+enum class FindingKind { DataRace, BarrierDivergence };
+enum class FindingSeverity { Error, Warning };
+/// The two accesses of a race, in the order of Finding::accesses ("write-read": the first writes).
+enum class Conflict { ReadWrite, WriteRead, WriteWrite, AtomicWrite, WriteAtomic, AtomicRead, ReadAtomic };
+enum class AccessKind { Read, Write, Atomic };
+
+const char *toString(Verdict v);
+const char *toString(FindingKind k);
+const char *toString(FindingSeverity s);
+const char *toString(Conflict c);
+const char *toString(AccessKind a);
+const char *toString(ErrorKind e);
+
+/// A place in a kernel source; `file` is relative to the captures file, like kernel_file.
+struct SourceLocation {
+  std::string file;
+  std::uint64_t line = 0;   ///< 1-based
+  std::uint64_t column = 0; ///< 1-based; 0 = unknown
+};
+
+/// One work-item of a witness; every id has three entries (unused dimensions are 0).
+struct WorkItem {
+  std::array<std::uint64_t, 3> globalId{};
+  std::array<std::uint64_t, 3> localId{};
+  std::array<std::uint64_t, 3> groupId{};
+};
+
+/// What one of the two work-items of a finding did.
+struct Access {
+  /// Absent for barrier divergence, where a work-item is "at" a place rather than accessing memory.
+  std::optional<AccessKind> access;
+  WorkItem workItem;
+  SourceLocation location;
+  std::string source; ///< the text of the source line (no line break); empty when unknown
+};
+
+struct Finding {
+  FindingKind kind = FindingKind::DataRace;
+  /// Derived by finalizeResult(): warning for a benign race unless --strict, otherwise error.
+  FindingSeverity severity = FindingSeverity::Error;
+  // Data races only:
+  Conflict conflict = Conflict::WriteWrite;
+  bool benign = false; ///< every writer stores the same value (SPEC §4)
+  AddressSpace memory = AddressSpace::Global;
+  std::string array;                    ///< the kernel's name for the memory (argument or __local variable)
+  std::vector<std::uint64_t> index;     ///< element index, one per dimension of the array; may be empty
+  std::array<std::uint64_t, 2> bytes{}; ///< first and last byte offset touched by both accesses
+  // Barrier divergence only:
+  SourceLocation barrier;
+  /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
+  /// disagree (one at the barrier, the other elsewhere or at another iteration).
+  std::array<Access, 2> accesses;
+  /// GPUVerify-style, lower case, no final period; finalizeResult() fills it in when empty.
+  std::string message;
+};
+
+struct InstantiationResult {
+  std::size_t index = 0; ///< position in captures.json
+  std::string entryPoint;
+  std::string kernelFile; ///< as captures.json names it (relative to the captures file)
+  Verdict verdict = Verdict::Unknown;
+  ErrorKind errorKind = ErrorKind::None;
+  /// Required for unknown and error (schema); the source of an error, e.g. Clang's first diagnostic.
+  std::string reason;
+  double seconds = 0; ///< wall time of the analysis; 0 for a copied result
+  std::vector<Finding> findings;
+  /// Set when this instantiation is identical to an earlier one and its result was copied from it.
+  std::optional<std::size_t> sameAs;
+};
+
+/// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
+/// only under --strict (SPEC §4).
+bool countsAsDefect(const Finding &f, bool strict);
+
+/// The one place that turns an analysis outcome into what is reported:
+///  - each finding's severity: warning for a benign race unless `strict`, error otherwise;
+///  - a missing message gets GPUVerify's wording ("possible write-write race on tmp[7]");
+///  - findings sorted (kind, first location, second location, array, index, bytes) so reports are stable;
+///  - the verdict: `error` stays `error`; any finding that countsAsDefect() makes `defects`; otherwise the
+///    analysis's verdict, where `defects` without a counting finding means only benign races: `verified`
+///    (or `unknown` if there was no finding at all: a defect without a witness is not reported as one);
+///  - a timeout is `unknown` unless findings made it `defects`; an error with ErrorKind::None is Other;
+///  - `unknown` and `error` always carry a reason.
+void finalizeResult(InstantiationResult &result, bool strict);
+
+/// GPUVerify's wording for a finding: "possible write-write race on tmp[7]", "possible benign write-write
+/// race on x[0]" (every writer stores the same value), "barrier may be reached by non-uniform control flow".
+std::string defaultMessage(const Finding &f);
+
+/// "tmp[7]", "img[2][3]", "tmp" (no index), or "memory" when the array has no name.
+std::string describeElement(const Finding &f);
+
+struct Summary {
+  std::size_t verified = 0, defects = 0, unknown = 0, error = 0;
+  std::size_t total() const { return verified + defects + unknown + error; }
+};
+
+Summary summarize(const std::vector<InstantiationResult> &results);
+
+/// What every report names besides the results.
+struct ReportInfo {
+  std::string version;      ///< clcapture-verify's version
+  std::string capturesPath; ///< CAPTURES.json as given on the command line
+  /// Absolute `file://` URI of the folder that holds CAPTURES.json, ending in '/': SARIF's base for the
+  /// relative kernel paths. Empty: SARIF leaves the base undefined (relative URIs only).
+  std::string capturesDirUri;
+  bool strict = false;
+};
+
+/// Folder part of capturesPath, joined with a capture-relative `file`, for messages a user can click:
+/// "run/captures.json" + "kernels/k.cl" → "run/kernels/k.cl"; "captures.json" + "kernels/k.cl" →
+/// "kernels/k.cl".
+std::string displayPath(const ReportInfo &info, const std::string &file);
+
+/// `file://` URI of an absolute folder, percent-encoded, with a final '/'.
+std::string folderUri(const std::string &absoluteFolder);
+
+} // namespace clcapture::report

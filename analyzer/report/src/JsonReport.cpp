@@ -1,0 +1,105 @@
+//===- JsonReport.cpp - The JSON report (schemas/report.schema.json) -----===//
+
+#include "clcapture/report/JsonReport.h"
+
+#include "clcapture/format/JsonEmitter.h"
+
+#include <cmath>
+
+namespace clcapture::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json location(const SourceLocation &l) {
+  Json j;
+  j["file"] = l.file;
+  j["line"] = l.line;
+  if (l.column != 0)
+    j["column"] = l.column;
+  return j;
+}
+
+Json access(const Access &a) {
+  Json j;
+  if (a.access)
+    j["access"] = toString(*a.access);
+  j["work_item"] = {
+      {"global_id", a.workItem.globalId}, {"local_id", a.workItem.localId}, {"group_id", a.workItem.groupId}};
+  j["location"] = location(a.location);
+  if (!a.source.empty())
+    j["source"] = a.source;
+  return j;
+}
+
+Json finding(const Finding &f) {
+  Json j;
+  j["kind"] = toString(f.kind);
+  j["severity"] = toString(f.severity);
+  if (f.kind == FindingKind::DataRace) {
+    j["conflict"] = toString(f.conflict);
+    j["benign"] = f.benign;
+    j["memory"] = format::toString(f.memory);
+    if (!f.array.empty())
+      j["array"] = f.array;
+    if (!f.index.empty())
+      j["index"] = f.index;
+    j["bytes"] = f.bytes;
+  }
+  j["accesses"] = Json::array({access(f.accesses[0]), access(f.accesses[1])});
+  if (f.kind == FindingKind::BarrierDivergence)
+    j["barrier"] = location(f.barrier);
+  j["message"] = f.message;
+  return j;
+}
+
+/// Milliseconds are plenty, and fewer digits keep reports readable.
+double roundedSeconds(double s) {
+  if (!(s > 0))
+    return 0.0;
+  return std::round(s * 1000.0) / 1000.0;
+}
+
+Json result(const InstantiationResult &r) {
+  Json j;
+  j["index"] = r.index;
+  j["entry_point"] = r.entryPoint;
+  j["kernel_file"] = r.kernelFile;
+  j["verdict"] = toString(r.verdict);
+  if (!r.reason.empty())
+    j["reason"] = r.reason;
+  if (r.sameAs)
+    j["same_as"] = *r.sameAs;
+  j["seconds"] = roundedSeconds(r.seconds);
+  Json findings = Json::array();
+  for (const Finding &f : r.findings)
+    findings.push_back(finding(f));
+  j["findings"] = std::move(findings);
+  return j;
+}
+
+} // namespace
+
+nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &results,
+                                       const ReportInfo &info) {
+  Json j;
+  j["tool"] = "clcapture-verify";
+  j["version"] = info.version;
+  j["captures"] = info.capturesPath;
+  if (info.strict)
+    j["strict"] = true;
+  Json list = Json::array();
+  for (const InstantiationResult &r : results)
+    list.push_back(result(r));
+  j["results"] = std::move(list);
+  Summary s = summarize(results);
+  j["summary"] = {
+      {"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown}, {"error", s.error}};
+  return j;
+}
+
+std::string jsonReport(const std::vector<InstantiationResult> &results, const ReportInfo &info) {
+  return format::emitJson(jsonReportValue(results, info)) + '\n';
+}
+
+} // namespace clcapture::report

@@ -1,0 +1,72 @@
+//===- TextReport.cpp - GPUVerify-style text report ----------------------===//
+
+#include "clcapture/report/TextReport.h"
+
+namespace clcapture::report {
+namespace {
+
+std::string where(const ReportInfo &info, const SourceLocation &l) {
+  std::string s = displayPath(info, l.file);
+  if (l.line == 0)
+    return s;
+  s += ':' + std::to_string(l.line);
+  if (l.column != 0)
+    s += ':' + std::to_string(l.column);
+  return s;
+}
+
+std::string triple(const std::array<std::uint64_t, 3> &v) {
+  return '(' + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ')';
+}
+
+/// "  write by work-item global (7, 0, 0) local (7, 0, 0) group (0, 0, 0), k.cl:13:5: a[7] = 0;"
+std::string accessLine(const ReportInfo &info, const Access &a) {
+  std::string s = "  ";
+  if (a.access)
+    s += std::string(toString(*a.access)) + " by ";
+  s += "work-item global " + triple(a.workItem.globalId) + " local " + triple(a.workItem.localId) +
+       " group " + triple(a.workItem.groupId) + ", " + where(info, a.location);
+  if (!a.source.empty())
+    s += ": " + a.source;
+  return s + '\n';
+}
+
+std::string findingText(const ReportInfo &info, const Finding &f) {
+  const SourceLocation &at = f.kind == FindingKind::BarrierDivergence ? f.barrier : f.accesses[0].location;
+  std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
+  if (f.kind == FindingKind::DataRace)
+    s += std::string(" (") + format::toString(f.memory) + " memory, bytes " + std::to_string(f.bytes[0]) +
+         ".." + std::to_string(f.bytes[1]) + (f.benign ? ", every writer stores the same value)" : ")");
+  s += ":\n";
+  for (const Access &a : f.accesses)
+    s += accessLine(info, a);
+  return s;
+}
+
+} // namespace
+
+std::string textSummaryLine(const std::vector<InstantiationResult> &results) {
+  Summary s = summarize(results);
+  return "clcapture-verify: " + std::to_string(s.total()) +
+         (s.total() == 1 ? " instantiation: " : " instantiations: ") + std::to_string(s.verified) +
+         " verified, " + std::to_string(s.defects) + " defects, " + std::to_string(s.unknown) + " unknown, " +
+         std::to_string(s.error) + " error";
+}
+
+std::string textReport(const std::vector<InstantiationResult> &results, const ReportInfo &info) {
+  std::string out;
+  for (const InstantiationResult &r : results) {
+    out += "instantiation " + std::to_string(r.index) + ": " + r.entryPoint + " in " +
+           displayPath(info, r.kernelFile) + ": " + toString(r.verdict);
+    if (r.sameAs)
+      out += " (same as #" + std::to_string(*r.sameAs) + ')';
+    if ((r.verdict == Verdict::Unknown || r.verdict == Verdict::Error) && !r.reason.empty())
+      out += ": " + r.reason;
+    out += '\n';
+    for (const Finding &f : r.findings)
+      out += findingText(info, f);
+  }
+  return out + textSummaryLine(results) + '\n';
+}
+
+} // namespace clcapture::report

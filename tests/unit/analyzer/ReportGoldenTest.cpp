@@ -1,0 +1,119 @@
+//===- ReportGoldenTest.cpp - Text, JSON and SARIF reports, byte for byte -===//
+//
+// The synthetic results (SyntheticResults.h) rendered by each writer must equal the files under
+// tests/data/reports/golden/. After an intended change, regenerate them with
+//   CLCAPTURE_UPDATE_GOLDEN=1 build/tests/unit/analyzer/report_tests
+// and review the diff.
+
+#include "SyntheticResults.h"
+#include "TestSupport.h"
+#include "clcapture/report/JsonReport.h"
+#include "clcapture/report/SarifReport.h"
+#include "clcapture/report/TextReport.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+using namespace clcapture;
+
+namespace {
+
+const std::filesystem::path kGolden = std::filesystem::path(CLCAPTURE_TEST_DATA_DIR) / "reports" / "golden";
+
+void checkGolden(const std::string &name, const std::string &actual) {
+  std::filesystem::path path = kGolden / name;
+  const char *update = std::getenv("CLCAPTURE_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1")
+    test::writeFile(path, actual);
+  INFO("golden file " << path.string() << " (regenerate with CLCAPTURE_UPDATE_GOLDEN=1)");
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(test::readFile(path) == actual);
+}
+
+} // namespace
+
+TEST_CASE("text report matches the golden file", "[report]") {
+  checkGolden("synthetic.txt", report::textReport(test::syntheticResults(false), test::syntheticInfo(false)));
+}
+
+TEST_CASE("text report under --strict matches the golden file", "[report]") {
+  checkGolden("synthetic-strict.txt",
+              report::textReport(test::syntheticResults(true), test::syntheticInfo(true)));
+}
+
+TEST_CASE("JSON report matches the golden file", "[report]") {
+  checkGolden("synthetic.json",
+              report::jsonReport(test::syntheticResults(false), test::syntheticInfo(false)));
+}
+
+TEST_CASE("JSON report under --strict matches the golden file", "[report]") {
+  checkGolden("synthetic-strict.json",
+              report::jsonReport(test::syntheticResults(true), test::syntheticInfo(true)));
+}
+
+TEST_CASE("SARIF report matches the golden file", "[report]") {
+  checkGolden("synthetic.sarif",
+              report::sarifReport(test::syntheticResults(false), test::syntheticInfo(false)));
+}
+
+TEST_CASE("reports are byte-stable: rendering twice gives the same bytes", "[report]") {
+  auto info = test::syntheticInfo(false);
+  CHECK(report::textReport(test::syntheticResults(false), info) ==
+        report::textReport(test::syntheticResults(false), info));
+  CHECK(report::jsonReport(test::syntheticResults(false), info) ==
+        report::jsonReport(test::syntheticResults(false), info));
+  CHECK(report::sarifReport(test::syntheticResults(false), info) ==
+        report::sarifReport(test::syntheticResults(false), info));
+}
+
+TEST_CASE("text report: GPUVerify-style race lines and a summary", "[report]") {
+  std::string text = report::textReport(test::syntheticResults(false), test::syntheticInfo(false));
+  CHECK_THAT(text, Catch::Contains("run/kernels/k-1f2e.cl:13:5: error: possible write-write race on tmp[7] "
+                                   "(local memory, bytes 28..31):\n"
+                                   "  write by work-item global (7, 0, 0) local (7, 0, 0) group (0, 0, 0), "
+                                   "run/kernels/k-1f2e.cl:13:5: tmp[7] = 0;\n"
+                                   "  write by work-item global (3, 0, 0) local (3, 0, 0) group (0, 0, 0), "
+                                   "run/kernels/k-1f2e.cl:15:5: tmp[l + 4] = 1;\n"));
+  CHECK_THAT(text, Catch::Contains("instantiation 6: k in run/kernels/k-copy.cl: defects (same as #1)\n"));
+  CHECK_THAT(text, Catch::Contains("run/kernels/fill-77.cl:4:13: warning: possible benign write-write race"));
+  CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 7 instantiations: 2 verified, 3 defects, 1 unknown, "
+                                   "1 error\n"));
+}
+
+TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "[report]") {
+  auto log = report::sarifReportValue(test::syntheticResults(false), test::syntheticInfo(false));
+  const auto &run = log["runs"][0];
+  CHECK(log["version"] == "2.1.0");
+  CHECK(run["originalUriBaseIds"]["CAPTURES"]["uri"] == "file:///captures/run/");
+  const auto &results = run["results"];
+  // 2 races of #1, the benign race, the divergence, unknown, error, 2 races of the copy #6.
+  REQUIRE(results.size() == 8);
+  const auto &race = results[0];
+  CHECK(race["ruleId"] == "data-race");
+  CHECK(race["level"] == "error");
+  CHECK(race["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "kernels/k-1f2e.cl");
+  CHECK(race["locations"][0]["physicalLocation"]["region"]["startLine"] == 13);
+  CHECK(race["relatedLocations"].size() == 2);
+  CHECK(race["relatedLocations"][1]["physicalLocation"]["region"]["startLine"] == 15);
+  CHECK(results[2]["level"] == "warning"); // benign
+  CHECK(results[3]["ruleId"] == "barrier-divergence");
+  CHECK(results[4]["ruleId"] == "unknown");
+  CHECK(results[4]["level"] == "note");
+  CHECK(results[5]["ruleId"] == "analysis-error");
+  CHECK(results[5]["properties"]["error_kind"] == "compile");
+  CHECK(results[6]["properties"]["same_as"] == 1);
+}
+
+TEST_CASE("JSON report: summary and same_as", "[report]") {
+  auto j = report::jsonReportValue(test::syntheticResults(false), test::syntheticInfo(false));
+  CHECK(j["summary"] ==
+        nlohmann::ordered_json{{"verified", 2}, {"defects", 3}, {"unknown", 1}, {"error", 1}});
+  CHECK(j["results"][6]["same_as"] == 1);
+  CHECK(j["results"][0].contains("same_as") == false);
+  CHECK(j.contains("strict") == false);
+  auto strict = report::jsonReportValue(test::syntheticResults(true), test::syntheticInfo(true));
+  CHECK(strict["strict"] == true);
+  CHECK(strict["results"][2]["verdict"] == "defects");
+  CHECK(strict["results"][2]["findings"][0]["severity"] == "error");
+}

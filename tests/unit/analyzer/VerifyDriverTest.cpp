@@ -1,0 +1,471 @@
+//===- VerifyDriverTest.cpp - clcapture-verify's driver with a fake analysis -===//
+//
+// Capture folders are written with common/'s writer into temporary folders; the analysis is FakeAnalyzer.
+
+#include "clcapture/verify/VerifyDriver.h"
+
+#include "FakeAnalyzer.h"
+#include "TestSupport.h"
+#include "clcapture/format/CaptureWriter.h"
+#include "clcapture/pipeline/PlaceholderAnalyzer.h"
+#include "clcapture/verify/ExitCode.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+using namespace clcapture;
+using format::Instantiation;
+using report::InstantiationResult;
+using report::Verdict;
+using test::FakeAnalyzer;
+using test::TempDir;
+using Json = nlohmann::json;
+
+namespace {
+
+const char *kKernel = "__kernel void k(__global int *a, int n) { a[get_global_id(0)] = n; }\n";
+
+/// k(a, n) on 16 work-items in groups of 8, `a` holding data/d16.bin.
+Instantiation launch(const std::string &scalar = "0x00000001", const std::string &kernelFile = "kernels/k.cl",
+                     const std::string &data = "data/d16.bin") {
+  Instantiation inst;
+  inst.endianness = format::Endianness::Little;
+  inst.kernelFile = kernelFile;
+  inst.localSize = format::Dims{8};
+  inst.globalSize = {16};
+  inst.entryPoint = "k";
+  format::ArrayArgument a;
+  a.size = 16;
+  a.addressSpace = format::AddressSpace::Global;
+  a.data = data;
+  inst.kernelArguments = std::vector<format::KernelArgument>{a, format::ScalarArgument{scalar}};
+  return inst;
+}
+
+/// A capture folder holding `insts`, kernels/k.cl (+ kernels/k-copy.cl, same bytes) and two 16-byte data
+/// files that differ.
+struct CaptureFolder {
+  TempDir dir;
+  explicit CaptureFolder(const std::vector<Instantiation> &insts,
+                         const std::optional<format::Sidecar> &sidecar = std::nullopt) {
+    test::writeFile(dir / "kernels/k.cl", kKernel);
+    test::writeFile(dir / "kernels/k-copy.cl", kKernel);
+    test::writeFile(dir / "data/d16.bin", std::string(16, '\1'));
+    test::writeFile(dir / "data/e16.bin", std::string(16, '\2'));
+    REQUIRE(format::writeCapturesFile(dir / "captures.json", insts));
+    if (sidecar)
+      REQUIRE(format::writeSidecarFile(dir / "captures.meta.json", *sidecar));
+  }
+  verify::VerifyOptions options(verify::ReportFormat format = verify::ReportFormat::Json) const {
+    verify::VerifyOptions o;
+    o.captures = dir / "captures.json";
+    o.format = format;
+    o.jobs = 1;
+    return o;
+  }
+};
+
+struct Outcome {
+  int exitCode;
+  std::string out, err;
+  Json json() const { return Json::parse(out); }
+};
+
+Outcome run(const verify::VerifyOptions &options, pipeline::InstantiationAnalyzer &analyzer) {
+  std::ostringstream out, err;
+  int code = verify::runVerify(options, analyzer, out, err);
+  return {code, out.str(), err.str()};
+}
+
+InstantiationResult verdict(Verdict v, std::string reason = {},
+                            report::ErrorKind kind = report::ErrorKind::None) {
+  InstantiationResult r;
+  r.verdict = v;
+  r.reason = std::move(reason);
+  r.errorKind = kind;
+  return r;
+}
+
+report::Finding raceAt(const std::string &file, std::uint64_t line, bool benign = false) {
+  report::Finding f;
+  f.conflict = report::Conflict::WriteWrite;
+  f.benign = benign;
+  f.array = "a";
+  f.index = {line};
+  f.bytes = {4 * line, 4 * line + 3};
+  f.accesses[0].access = report::AccessKind::Write;
+  f.accesses[0].location = {file, 1, 40};
+  f.accesses[1].access = report::AccessKind::Write;
+  f.accesses[1].location = {file, line, 40};
+  f.accesses[1].workItem.globalId = {1, 0, 0};
+  return f;
+}
+
+/// The scalar argument's value of the analysed instantiation, as a number.
+std::uint64_t scalarOf(const pipeline::AnalysisRequest &r) {
+  const auto &args = *r.instantiation->kernelArguments;
+  return std::stoull(*std::get<format::ScalarArgument>(args[1]).value, nullptr, 16);
+}
+
+} // namespace
+
+TEST_CASE("identical instantiations are analysed once and the result copied", "[dedupe]") {
+  Instantiation withOffset = launch();
+  withOffset.globalOffset = format::Dims{0}; // an all-zero offset is the same launch as none (SPEC §3)
+  CaptureFolder capture(
+      {launch(), withOffset, launch("0x00000001", "kernels/k-copy.cl"), launch("0x00000002")});
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
+    InstantiationResult result;
+    result.verdict = Verdict::Verified;
+    result.findings = {raceAt(r.instantiation->kernelFile, 2)};
+    return result;
+  });
+  Outcome o = run(capture.options(), analyzer);
+  CHECK(o.exitCode == verify::kExitNotAllVerified);
+  CHECK(analyzer.indices() == std::vector<std::size_t>{0, 3});
+  Json report = o.json();
+  REQUIRE(report["results"].size() == 4);
+  CHECK(report["results"][0].contains("same_as") == false);
+  CHECK(report["results"][1]["same_as"] == 0);
+  CHECK(report["results"][2]["same_as"] == 0);
+  CHECK(report["results"][3].contains("same_as") == false);
+  // The copy keeps its own index and kernel file, also in its findings' locations.
+  CHECK(report["results"][2]["index"] == 2);
+  CHECK(report["results"][2]["kernel_file"] == "kernels/k-copy.cl");
+  CHECK(report["results"][2]["findings"][0]["accesses"][1]["location"]["file"] == "kernels/k-copy.cl");
+  CHECK(report["results"][2]["verdict"] == "defects");
+  CHECK(report["results"][2]["seconds"] == 0.0);
+
+  capture.options(verify::ReportFormat::Text);
+  FakeAnalyzer again;
+  Outcome text = run(capture.options(verify::ReportFormat::Text), again);
+  CHECK_THAT(text.out, Catch::Contains("instantiation 1: k in "));
+  CHECK_THAT(text.out, Catch::Contains("verified (same as #0)\n"));
+}
+
+TEST_CASE("instantiations that differ in anything the analysis reads are analysed separately", "[dedupe]") {
+  Instantiation otherSize = launch();
+  otherSize.globalSize = {32};
+  Instantiation noLocal = launch();
+  noLocal.localSize.reset();
+  Instantiation flags = launch();
+  flags.compilerFlags = "-DN=2";
+  Instantiation entry = launch();
+  entry.entryPoint = "k2";
+  CaptureFolder capture({launch(), launch("0x00000001", "kernels/k.cl", "data/e16.bin"), otherSize, noLocal,
+                         flags, entry, launch("0x00000003")});
+  FakeAnalyzer analyzer;
+  Outcome o = run(capture.options(), analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  CHECK(analyzer.calls() == 7);
+}
+
+TEST_CASE("the sidecar's aliasing facts keep otherwise identical launches apart", "[dedupe]") {
+  format::Sidecar sidecar;
+  sidecar.header.clcaptureVersion = "0.1.0";
+  sidecar.header.process = {"/bin/app", 1, "2026-01-01T00:00:00Z"};
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    format::LaunchFacts f;
+    f.launch = i;
+    f.instantiation = i;
+    f.enqueueFunction = "clEnqueueNDRangeKernel";
+    f.kernelName = "k";
+    f.queue = i; // launch identity: does not matter
+    f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, format::Endianness::Little};
+    f.arguments = {format::ArgumentFacts{0, format::ArgumentKind::Buffer, std::string("a"),
+                                         std::string("int*"), std::string("global"), 10 + i, 1, std::nullopt,
+                                         std::nullopt, std::nullopt},
+                   format::ArgumentFacts{1, format::ArgumentKind::Scalar, std::string("n"),
+                                         std::string("int"), std::nullopt, std::nullopt, std::nullopt,
+                                         std::nullopt, std::nullopt, std::nullopt}};
+    if (i == 2)
+      f.aliases = {{0, 1}}; // the fact differs; whether it makes sense is the analysis's business
+    sidecar.launches.push_back(f);
+  }
+  CaptureFolder capture({launch(), launch(), launch()}, sidecar);
+  FakeAnalyzer analyzer;
+  Outcome o = run(capture.options(), analyzer);
+  INFO(o.err);
+  CHECK(o.exitCode == verify::kExitVerified);
+  CHECK(analyzer.indices() == std::vector<std::size_t>{0, 2});
+  for (const auto &seen : analyzer.requests())
+    CHECK(seen.hasFacts);
+}
+
+TEST_CASE("only: selected instantiations are analysed, an index that does not exist is a command-line error",
+          "[only]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
+  FakeAnalyzer analyzer;
+  auto options = capture.options();
+  options.only = {2, 0, 2};
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  CHECK(analyzer.indices() == std::vector<std::size_t>{0, 2});
+  Json report = o.json();
+  REQUIRE(report["results"].size() == 2);
+  CHECK(report["results"][0]["index"] == 0);
+  CHECK(report["results"][1]["index"] == 2);
+
+  FakeAnalyzer untouched;
+  options.only = {1, 3};
+  Outcome bad = run(options, untouched);
+  CHECK(bad.exitCode == verify::kExitCommandLine);
+  CHECK(bad.out.empty());
+  CHECK_THAT(bad.err, Catch::Contains("--only: no instantiation 3 in "));
+  CHECK_THAT(bad.err, Catch::Contains("(it has 3, numbered 0 to 2)"));
+  CHECK(untouched.calls() == 0);
+}
+
+TEST_CASE("jobs: -j 4 gives the same report as -j 1", "[jobs]") {
+  std::vector<Instantiation> insts;
+  for (int i = 0; i < 12; ++i)
+    insts.push_back(launch("0x0000000" + std::string(1, "0123456789ABCDEF"[i])));
+  insts.push_back(launch("0x00000003")); // a duplicate of #3
+  CaptureFolder capture(insts);
+  auto script = [](const pipeline::AnalysisRequest &r) {
+    std::uint64_t n = scalarOf(r);
+    // Finishing out of order: later instantiations are quicker.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2 * (12 - static_cast<int>(n))));
+    InstantiationResult result;
+    result.verdict = n % 4 == 3 ? Verdict::Unknown : Verdict::Verified;
+    result.reason = n % 4 == 3 ? "bound reached" : "";
+    if (n % 3 == 0) // findings in a scrambled order
+      result.findings = {raceAt(r.instantiation->kernelFile, 5 + n),
+                         raceAt(r.instantiation->kernelFile, 2, true),
+                         raceAt(r.instantiation->kernelFile, 3 + n % 2)};
+    return result;
+  };
+  for (auto format : {verify::ReportFormat::Text, verify::ReportFormat::Sarif, verify::ReportFormat::Json}) {
+    FakeAnalyzer serial(script), parallel(script);
+    auto options = capture.options(format);
+    options.jobs = 1;
+    Outcome one = run(options, serial);
+    options.jobs = 4;
+    Outcome four = run(options, parallel);
+    CHECK(one.exitCode == four.exitCode);
+    CHECK(serial.calls() == 12);
+    CHECK(parallel.calls() == 12);
+    CHECK(serial.maxInFlight() == 1);
+    CHECK(parallel.maxInFlight() > 1);
+    if (format == verify::ReportFormat::Json) {
+      Json a = one.json(), b = four.json();
+      for (auto *j : {&a, &b})
+        for (auto &r : (*j)["results"])
+          r["seconds"] = 0;
+      CHECK(a == b);
+    } else {
+      CHECK(one.out == four.out);
+    }
+  }
+}
+
+TEST_CASE("a timeout: the request carries the limit, the result is unknown, the exit status 7", "[timeout]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
+    if (scalarOf(r) == 2)
+      return verdict(Verdict::Unknown, "timed out after 2.5 s", report::ErrorKind::Timeout);
+    return verdict(Verdict::Verified);
+  });
+  auto options = capture.options();
+  options.timeoutSeconds = 2.5;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitTimeout);
+  Json report = o.json();
+  CHECK(report["results"][1]["verdict"] == "unknown");
+  CHECK(report["results"][1]["reason"] == "timed out after 2.5 s");
+  for (const auto &seen : analyzer.requests()) {
+    CHECK(seen.options.timeoutSeconds == 2.5);
+    CHECK(seen.hasDeadline);
+  }
+
+  FakeAnalyzer unlimited;
+  options.timeoutSeconds = 0;
+  (void)run(options, unlimited);
+  for (const auto &seen : unlimited.requests())
+    CHECK_FALSE(seen.hasDeadline);
+}
+
+TEST_CASE("exit status: a compile error wins over a timeout, which wins over defects", "[exit]") {
+  CaptureFolder capture(
+      {launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
+  auto script = [](const pipeline::AnalysisRequest &r) {
+    switch (scalarOf(r)) {
+    case 1:
+      return verdict(Verdict::Verified);
+    case 2: {
+      InstantiationResult result = verdict(Verdict::Verified);
+      result.findings = {raceAt("kernels/k.cl", 2)};
+      return result;
+    }
+    case 3:
+      return verdict(Verdict::Unknown, "timed out", report::ErrorKind::Timeout);
+    default:
+      return verdict(Verdict::Error, "kernels/k.cl:1:1: error: x", report::ErrorKind::Compile);
+    }
+  };
+  auto options = capture.options();
+  FakeAnalyzer all(script);
+  CHECK(run(options, all).exitCode == verify::kExitCompileError);
+  options.only = {0, 1, 2};
+  FakeAnalyzer noCompile(script);
+  CHECK(run(options, noCompile).exitCode == verify::kExitTimeout);
+  options.only = {0, 1};
+  FakeAnalyzer defects(script);
+  CHECK(run(options, defects).exitCode == verify::kExitNotAllVerified);
+  options.only = {0};
+  FakeAnalyzer verified(script);
+  CHECK(run(options, verified).exitCode == verify::kExitVerified);
+}
+
+TEST_CASE("exitCodeFor: verdicts and kinds", "[exit]") {
+  auto r = [](Verdict v, report::ErrorKind k = report::ErrorKind::None) {
+    InstantiationResult x;
+    x.verdict = v;
+    x.errorKind = k;
+    return x;
+  };
+  using K = report::ErrorKind;
+  CHECK(verify::exitCodeFor({}) == 0);
+  CHECK(verify::exitCodeFor({r(Verdict::Verified), r(Verdict::Verified)}) == 0);
+  CHECK(verify::exitCodeFor({r(Verdict::Verified), r(Verdict::Unknown)}) == 6);
+  CHECK(verify::exitCodeFor({r(Verdict::Defects)}) == 6);
+  CHECK(verify::exitCodeFor({r(Verdict::Error, K::Other)}) == 6);
+  CHECK(verify::exitCodeFor({r(Verdict::Defects), r(Verdict::Unknown, K::Timeout)}) == 7);
+  CHECK(verify::exitCodeFor({r(Verdict::Unknown, K::Timeout), r(Verdict::Error, K::Compile)}) == 2);
+  CHECK(verify::exitCodeFor({r(Verdict::Error, K::Other), r(Verdict::Error, K::Compile)}) == 2);
+}
+
+TEST_CASE("an exception escaping the analysis becomes an error verdict", "[errors]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) -> InstantiationResult {
+    if (scalarOf(r) == 2)
+      throw std::runtime_error("boom");
+    return verdict(Verdict::Verified);
+  });
+  Outcome o = run(capture.options(), analyzer);
+  CHECK(o.exitCode == verify::kExitNotAllVerified);
+  Json report = o.json();
+  CHECK(report["results"][0]["verdict"] == "verified");
+  CHECK(report["results"][1]["verdict"] == "error");
+  CHECK(report["results"][1]["reason"] == "internal error: boom");
+}
+
+TEST_CASE("an invalid capture exits 10 with the reader's diagnostics and analyses nothing", "[capture]") {
+  TempDir dir;
+  test::writeFile(dir / "captures.json", "[{\"language\": \"OpenCL\" \"entry_point\": \"k\"}]");
+  verify::VerifyOptions options;
+  options.captures = dir / "captures.json";
+  FakeAnalyzer analyzer;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitCaptureInvalid);
+  CHECK(o.out.empty());
+  CHECK(analyzer.calls() == 0);
+  CHECK_THAT(o.err, Catch::Contains("captures.json:1:"));
+  CHECK_THAT(o.err, Catch::Contains("invalid JSON"));
+
+  CaptureFolder missingData({launch("0x00000001", "kernels/k.cl", "data/none.bin")});
+  Outcome missing = run(missingData.options(), analyzer);
+  CHECK(missing.exitCode == verify::kExitCaptureInvalid);
+  CHECK_THAT(missing.err,
+             Catch::Contains("instantiation 0: kernel_arguments[0].data: file \"data/none.bin\" does "
+                             "not exist"));
+  CHECK(analyzer.calls() == 0);
+}
+
+TEST_CASE("benign races alone exit 0, under --strict they are defects", "[strict]") {
+  CaptureFolder capture({launch()});
+  auto script = [](const pipeline::AnalysisRequest &r) {
+    InstantiationResult result = verdict(Verdict::Verified);
+    result.findings = {raceAt(r.instantiation->kernelFile, 2, true)};
+    return result;
+  };
+  FakeAnalyzer lenient(script), strict(script);
+  Outcome plain = run(capture.options(), lenient);
+  CHECK(plain.exitCode == verify::kExitVerified);
+  CHECK(plain.json()["results"][0]["findings"][0]["severity"] == "warning");
+  auto options = capture.options();
+  options.strict = true;
+  Outcome o = run(options, strict);
+  CHECK(o.exitCode == verify::kExitNotAllVerified);
+  CHECK(o.json()["strict"] == true);
+  CHECK(o.json()["results"][0]["verdict"] == "defects");
+  CHECK(strict.requests()[0].options.strict);
+}
+
+TEST_CASE("output: the report goes to the --output file and the summary to stderr", "[output]") {
+  CaptureFolder capture({launch()});
+  TempDir out;
+  auto options = capture.options(verify::ReportFormat::Sarif);
+  options.output = out / "report.sarif";
+  FakeAnalyzer analyzer;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == 0);
+  CHECK(o.out.empty());
+  CHECK_THAT(o.err,
+             Catch::Contains("clcapture-verify: 1 instantiation: 1 verified, 0 defects, 0 unknown, 0 error"));
+  Json sarif = Json::parse(test::readFile(out / "report.sarif"));
+  CHECK(sarif["version"] == "2.1.0");
+}
+
+TEST_CASE("dump folders are created and handed to the analysis", "[dump]") {
+  CaptureFolder capture({launch()});
+  TempDir dumps;
+  auto options = capture.options();
+  options.dumpIrDir = dumps / "ir/nested";
+  options.dumpSmt2Dir = dumps / "smt2";
+  FakeAnalyzer analyzer;
+  CHECK(run(options, analyzer).exitCode == 0);
+  CHECK(std::filesystem::is_directory(dumps / "ir/nested"));
+  CHECK(std::filesystem::is_directory(dumps / "smt2"));
+  auto seen = analyzer.requests().at(0);
+  CHECK(seen.options.dumpIrDir == dumps / "ir/nested");
+  CHECK(seen.options.dumpSmt2Dir == dumps / "smt2");
+  CHECK(seen.kernelSourcePath == capture.dir / "kernels/k.cl");
+  CHECK(pipeline::dumpPath("d", 3, "my.kernel", ".race-1.smt2") ==
+        std::filesystem::path("d/3-my_kernel.race-1.smt2"));
+
+  test::writeFile(dumps / "file", "x");
+  options.dumpIrDir = dumps / "file/sub";
+  FakeAnalyzer untouched;
+  Outcome bad = run(options, untouched);
+  CHECK(bad.exitCode == verify::kExitCommandLine);
+  CHECK_THAT(bad.err, Catch::Contains("--dump-ir: cannot create folder"));
+  CHECK(untouched.calls() == 0);
+}
+
+TEST_CASE("a progress line only when asked and there are several analyses", "[progress]") {
+  CaptureFolder capture(
+      {launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
+  auto options = capture.options(verify::ReportFormat::Text);
+  options.progress = true;
+  FakeAnalyzer analyzer;
+  Outcome o = run(options, analyzer);
+  CHECK_THAT(o.err, Catch::Contains("\rclcapture-verify: analysed 4 of 4 distinct instantiations"));
+  CHECK(o.out.find('\r') == std::string::npos);
+  options.only = {0, 1};
+  FakeAnalyzer few;
+  CHECK(run(options, few).err.find("analysed") == std::string::npos);
+}
+
+TEST_CASE("an empty capture: nothing to analyse, exit 0, a warning", "[capture]") {
+  CaptureFolder capture({});
+  FakeAnalyzer analyzer;
+  Outcome o = run(capture.options(verify::ReportFormat::Text), analyzer);
+  CHECK(o.exitCode == 0);
+  CHECK(o.out == "clcapture-verify: 0 instantiations: 0 verified, 0 defects, 0 unknown, 0 error\n");
+  CHECK_THAT(o.err, Catch::Contains("holds no instantiation"));
+}
+
+TEST_CASE("the placeholder analysis answers unknown, never verified", "[placeholder]") {
+  // Tests PlaceholderAnalyzer itself, not makeDefaultAnalyzer(): the driver's tests hold whatever analysis
+  // is the default. Delete this case together with the placeholder.
+  CaptureFolder capture({launch()});
+  pipeline::PlaceholderAnalyzer analyzer;
+  Outcome o = run(capture.options(), analyzer);
+  CHECK(o.exitCode == verify::kExitNotAllVerified);
+  CHECK(o.json()["results"][0]["verdict"] == "unknown");
+  CHECK(o.json()["results"][0]["reason"] == "analysis not implemented yet");
+}

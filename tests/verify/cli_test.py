@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Runs build/bin/clcapture-verify on the capture folders under tests/verify/captures/ and checks exit
+status, stdout and stderr (SPEC §4). One CTest test per case.
+
+usage: cli_test.py --binary CLCAPTURE_VERIFY --captures DIR --schema REPORT_SCHEMA --work DIR CASE
+
+These tests hold whatever analysis is linked in: on the good capture they accept exit 0 or 6 (verified or
+not) and check the report's shape, not its verdicts (the driver's logic is unit-tested with a fake analysis).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def run(binary, *args):
+    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Failed(Exception):
+    pass
+
+
+def expect(cond, what, out="", err=""):
+    if not cond:
+        raise Failed(f"{what}\n--- stdout ---\n{out}\n--- stderr ---\n{err}")
+
+
+def expect_invalid(a, folder, pattern):
+    """Exit 10, the reader's diagnostic naming the problem on stderr, nothing on stdout."""
+    rc, out, err = run(a.binary, os.path.join(a.captures, folder, "captures.json"))
+    expect(rc == 10, f"exit status {rc}, expected 10", out, err)
+    expect(out == "", "stdout is not empty", out, err)
+    expect(re.search(pattern, err), f"stderr does not match {pattern!r}", out, err)
+    expect("not a valid capture; nothing was analysed" in err, "no closing line on stderr", out, err)
+
+
+def case_bad_json(a):
+    expect_invalid(a, "bad-json", r"bad-json/captures\.json:5:\d+: invalid JSON: syntax error")
+
+
+def case_missing_kernel(a):
+    expect_invalid(a, "missing-kernel", r'instantiation 0: kernel_file: file "kernels/gone\.cl" does not exist')
+
+
+def case_escaping_path(a):
+    expect_invalid(a, "escaping-path", r'kernel_file: path "\.\./good/kernels/add\.cl" escapes the capture folder')
+
+
+def case_missing_captures(a):
+    expect_invalid(a, "no-such-folder", r"no-such-folder/captures\.json: file does not exist")
+
+
+def case_bad_option(a):
+    for args, pattern in [(["--bogus"], r"--bogus"), (["--format=xml"], r"--format"), (["-j", "0"], r"-j"),
+                          (["--only=-1"], r"--only"), (["--timeout=-3"], r"--timeout"), ([], r"required")]:
+        good = [os.path.join(a.captures, "good", "captures.json")] if args else []
+        rc, out, err = run(a.binary, *args, *good)
+        expect(rc == 1, f"{args}: exit status {rc}, expected 1", out, err)
+        expect(out == "", f"{args}: stdout is not empty", out, err)
+        expect(re.search(r"^clcapture-verify: error: .*" + pattern, err, re.M), f"{args}: no error naming it", out, err)
+
+
+def case_only_out_of_range(a):
+    rc, out, err = run(a.binary, "--only=1,99", os.path.join(a.captures, "good", "captures.json"))
+    expect(rc == 1, f"exit status {rc}, expected 1", out, err)
+    expect(out == "", "stdout is not empty", out, err)
+    expect("--only: no instantiation 99" in err and "it has 6, numbered 0 to 5" in err, "message", out, err)
+
+
+def case_version_help(a):
+    rc, out, err = run(a.binary, "--version")
+    expect(rc == 0 and re.fullmatch(r"clcapture-verify \d+\.\d+\.\d+\n", out), "--version", out, err)
+    rc, out, err = run(a.binary, "--help")
+    expect(rc == 0, "--help exit status", out, err)
+    for option in ["--format", "--output", "--only", "-j", "--timeout", "--dump-ir", "--dump-smt2", "--strict"]:
+        expect(option in out, f"--help does not list {option}", out, err)
+
+
+def good_report(a, *args):
+    rc, out, err = run(a.binary, *args, os.path.join(a.captures, "good", "captures.json"))
+    expect(rc in (0, 6), f"exit status {rc}, expected 0 or 6", out, err)
+    return rc, out, err
+
+
+def case_good_text(a):
+    rc, out, err = good_report(a, "-j", "2")
+    lines = out.splitlines()
+    expect(re.fullmatch(r"clcapture-verify: 6 instantiations: \d+ verified, \d+ defects, \d+ unknown, \d+ error",
+                        lines[-1]), "summary line", out, err)
+    expect(re.search(r"^instantiation 1: add in .*good/kernels/add\.cl: \w+ \(same as #0\)", out, re.M),
+           "#1 is not reported as the same as #0", out, err)
+    expect(re.search(r"^instantiation 4: add in .*good/kernels/add-copy\.cl: \w+ \(same as #0\)", out, re.M),
+           "#4 (same source in another file) is not reported as the same as #0", out, err)
+    expect(not re.search(r"^instantiation [235]: .*same as", out, re.M), "a distinct launch was deduplicated", out, err)
+    expect((rc == 0) == all(" verified" in l for l in lines if l.startswith("instantiation")), "exit status vs verdicts",
+           out, err)
+
+
+def validate(a, document, where):
+    import jsonschema
+    with open(a.schema, encoding="utf-8") as f:
+        schema = json.load(f)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
+    expect(not errors, f"{where} does not validate: {errors[0].message if errors else ''}")
+
+
+def case_good_json(a):
+    rc, out, err = good_report(a, "--format=json")
+    report = json.loads(out)
+    validate(a, report, "the JSON report")
+    expect([r["index"] for r in report["results"]] == list(range(6)), "indices", out, err)
+    expect({r["index"]: r.get("same_as") for r in report["results"]} == {0: None, 1: 0, 2: None, 3: None, 4: 0, 5: None},
+           "same_as", out, err)
+    expect(report["results"][4]["kernel_file"] == "kernels/add-copy.cl", "copied result keeps its own kernel_file",
+           out, err)
+    expect(sum(report["summary"].values()) == 6, "summary", out, err)
+
+
+def case_good_sarif(a):
+    rc, out, err = good_report(a, "--format=sarif", "--only=0,3")
+    log = json.loads(out)
+    expect(log["version"] == "2.1.0" and len(log["runs"]) == 1, "SARIF 2.1.0 with one run", out, err)
+    driver = log["runs"][0]["tool"]["driver"]
+    expect(driver["name"] == "clcapture-verify", "driver name", out, err)
+    expect([r["id"] for r in driver["rules"]][:2] == ["data-race", "barrier-divergence"], "rules", out, err)
+    base = log["runs"][0]["originalUriBaseIds"]["CAPTURES"]["uri"]
+    expect(base.startswith("file:///") and base.endswith("/good/"), "CAPTURES base URI", out, err)
+    for r in log["runs"][0]["results"]:
+        expect(r["properties"]["instantiation"] in (0, 3), "--only selection", out, err)
+
+
+def case_output_file(a):
+    target = os.path.join(a.work, "report.json")
+    if os.path.exists(target):
+        os.remove(target)
+    rc, out, err = good_report(a, "--format=json", f"--output={target}", "--only=2")
+    expect(out == "", "stdout is not empty with --output", out, err)
+    expect(re.search(r"^clcapture-verify: 1 instantiation: ", err, re.M), "summary on stderr", out, err)
+    with open(target, encoding="utf-8") as f:
+        report = json.load(f)
+    validate(a, report, "the --output file")
+    expect([r["index"] for r in report["results"]] == [2], "--only=2", out, err)
+
+
+def case_output_folder_missing(a):
+    rc, out, err = run(a.binary, "--output=/nonexistent-folder/r.json", os.path.join(a.captures, "good", "captures.json"))
+    expect(rc == 1 and out == "" and "--output" in err, "unwritable --output is a command-line error", out, err)
+
+
+CASES = {name[5:].replace("_", "-"): f for name, f in globals().items() if name.startswith("case_")}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--captures", required=True)
+    parser.add_argument("--schema", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("case", choices=sorted(CASES))
+    a = parser.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    try:
+        CASES[a.case](a)
+    except Failed as e:
+        print(f"{a.case}: FAIL: {e}")
+        return 1
+    print(f"{a.case}: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
