@@ -1,0 +1,124 @@
+//===- KernelEncoding.h - GPUVerify's two-thread reduction, in CVC5 -*- C++ -*-===//
+//
+// The kernel (specialised to its launch, every helper inlined) is executed symbolically by two arbitrary
+// distinct work-items A and B (seeds/gpuverify-method-tutorial.txt): every SSA value becomes one bit-vector
+// term per work-item, every block a predicate per work-item (predicated execution: both sides of a branch
+// are encoded, each access guarded by the condition that reaches it), and every access to global or local
+// memory a record (predicate, object, byte offset, size, barrier interval). Values read from memory other
+// work-items may write are fresh unknowns (the adversarial abstraction); read-only buffers use their
+// captured bytes. Loops that specialisation could not unroll and that hold no barrier are covered for all
+// iterations at once: each work-item's iteration is a free variable bounded by the trip count from
+// ScalarEvolution, induction variables are functions of it, other loop-carried values are unknowns.
+//
+// Every term remembers whether it is exact (a function of ids, captured values and iteration variables
+// only) or passed through an abstraction. An unsatisfiable query is a proof either way; a satisfiable one is
+// a real witness only when exact — otherwise the caller reports `unknown`, naming the abstraction.
+//
+// Only this library includes CVC5; callers see plain results.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Expected.h"
+#include "clcapture/model/LaunchConfig.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace clcapture::encode {
+
+enum class MemorySpace { Global, Local, Constant };
+
+/// One instruction that accesses global, local or constant memory (the same site for both work-items).
+struct AccessSite {
+  unsigned id = 0;
+  const llvm::Instruction *inst = nullptr;
+  MemorySpace space = MemorySpace::Global;
+  bool reads = false, writes = false, atomic = false;
+  unsigned sizeBytes = 0;
+  unsigned elementSize = 1; ///< for reporting an element index
+  std::string object;       ///< the memory's name when the site always accesses one object, else ""
+};
+
+struct BarrierSite {
+  unsigned id = 0;
+  const llvm::Instruction *inst = nullptr;
+  unsigned fences = 0; ///< model::kLocalMemFence | model::kGlobalMemFence
+};
+
+struct WorkItemIds {
+  std::array<std::uint64_t, 3> global{}, local{}, group{};
+};
+
+enum class Scope { SameGroup, DifferentGroups };
+
+struct RaceWitness {
+  WorkItemIds a, b;
+  std::string object;                 ///< the accessed memory's name (from A's side)
+  std::uint64_t offsetA = 0, offsetB = 0; ///< byte offsets in that object
+  std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
+};
+
+struct DivergenceWitness {
+  WorkItemIds a, b; ///< A reaches the barrier, B does not (or reaches it at another iteration)
+};
+
+struct QueryOutcome {
+  enum class Status { Unsat, Sat, Unknown } status = Status::Unknown;
+  /// Sat only: the witness is real (every term exact); otherwise `abstraction` names what was abstracted.
+  bool exact = true;
+  std::string abstraction;
+  std::optional<RaceWitness> race;
+  std::optional<DivergenceWitness> divergence;
+  std::string unknownReason; ///< Unknown: the solver's reason (timeout, resource limit)
+};
+
+struct EncodeOptions {
+  unsigned queryTimeoutMs = 0;             ///< 0: none
+  std::uint64_t maxCapturedTableBytes = 4096; ///< read-only buffers up to this size are read exactly
+};
+
+class KernelEncoding {
+public:
+  /// Encodes `kernel` for `launch`. Fails, with the construct named, when the kernel uses something the
+  /// method does not cover (images, a loop with a barrier that could not be unrolled, …): verdict unknown.
+  static format::Expected<std::unique_ptr<KernelEncoding>> encode(llvm::Function &kernel,
+                                                                  const model::LaunchConfig &launch,
+                                                                  const EncodeOptions &options);
+  ~KernelEncoding();
+
+  const std::vector<AccessSite> &accesses() const;
+  const std::vector<BarrierSite> &barriers() const;
+
+  /// Whether A at site `a` and B at site `b` can race in `scope`:
+  ///   distinct(A, B) ∧ scope(A, B) ∧ reach_A(a) ∧ reach_B(b) ∧ object_A(a) = object_B(b)
+  ///   ∧ [off_A(a), off_A(a) + size(a)) ∩ [off_B(b), off_B(b) + size(b)) ≠ ∅
+  ///   ∧ (same group ⇒ interval_A(a) = interval_B(b) for the fence of that memory).
+  /// With `differentValues` it also asks value_A(a) ≠ value_B(b) (both writes): unsat means every writer
+  /// stores the same value (a benign race, SPEC §4).
+  QueryOutcome checkRace(unsigned a, unsigned b, Scope scope, bool differentValues = false);
+
+  /// Whether two work-items of one group disagree on reaching barrier `barrier`:
+  ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ ¬reach_B(β).
+  QueryOutcome checkDivergence(unsigned barrier);
+
+  /// Every query asked so far, as SMT-LIB 2 text (what --dump-smt2 writes).
+  std::string smtLog() const;
+
+  struct Impl;
+
+private:
+  explicit KernelEncoding(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace clcapture::encode

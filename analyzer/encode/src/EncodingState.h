@@ -1,0 +1,96 @@
+//===- EncodingState.h - What both work-items' encodings share -*- C++ -*-===//
+//
+// Internal to encode/: the solver, the launch's terms (sizes, which the capture may leave open), the
+// kernel's arguments (the same values for both work-items), the memory objects and their names, and per
+// work-item the ids, the access records and the barrier records the ThreadEncoder fills in.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Terms.h"
+#include "clcapture/encode/KernelEncoding.h"
+
+#include <llvm/IR/DataLayout.h>
+
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Argument;
+class GlobalVariable;
+class Value;
+} // namespace llvm
+
+namespace clcapture::encode {
+
+/// One work-item's view of one access site.
+struct AccessRecord {
+  bool present = false;
+  cvc5::Term reach; ///< Bool: the work-item executes the access
+  Exactness reachHow;
+  SymPointer pointer;
+  cvc5::Term size; ///< 64-bit byte count
+  Exactness sizeHow;
+  cvc5::Term localEpoch, globalEpoch; ///< barrier intervals (per fence) the access lies in
+  bool hasValue = false;
+  SymValue value; ///< what a write stores
+};
+
+struct BarrierRecord {
+  bool present = false;
+  cvc5::Term reach;
+  Exactness reachHow;
+};
+
+struct ThreadIdTerms {
+  std::array<cvc5::Term, 3> global, local, group; ///< 64-bit
+};
+
+/// Object ids (64-bit) by kind: buffers use their memory-object root from the capture, below 2^48.
+constexpr std::uint64_t kLocalArgumentObject = 1ull << 48;
+constexpr std::uint64_t kLocalVariableObject = 1ull << 49;
+constexpr std::uint64_t kConstantVariableObject = 1ull << 50;
+constexpr std::uint64_t kPrivateObject = 1ull << 51;
+
+struct EncodingState {
+  EncodingState(llvm::Function &kernel, const model::LaunchConfig &launch, const EncodeOptions &options);
+
+  cvc5::Solver solver;
+  TermFactory tf{solver};
+  llvm::Function &kernel;
+  model::LaunchConfig launch;
+  EncodeOptions options;
+  const llvm::DataLayout &layout;
+
+  std::array<cvc5::Term, 3> globalSize, localSize, numGroups, globalOffset; ///< 64-bit
+  bool localSizeOpen = false; ///< the capture left the local size to the driver
+
+  std::map<const llvm::Value *, SymValue> sharedValues;     ///< scalar kernel arguments
+  std::map<const llvm::Value *, SymPointer> sharedPointers; ///< pointer arguments, module variables
+  std::map<std::uint64_t, std::string> objectNames;
+  std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
+  bool anyObjectMayBeWritten = false;
+  /// Read-only buffers with captured bytes: object → (array term: offset in the object → byte).
+  std::map<std::uint64_t, cvc5::Term> capturedTables;
+
+  std::vector<AccessSite> sites;
+  std::map<const llvm::Instruction *, unsigned> siteOf;
+  std::vector<BarrierSite> barriers;
+  std::map<const llvm::Instruction *, unsigned> barrierOf;
+
+  std::array<ThreadIdTerms, 2> ids;
+  std::array<std::vector<AccessRecord>, 2> records;
+  std::array<std::vector<BarrierRecord>, 2> barrierRecords;
+
+  cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
+  cvc5::Term sameGroup; ///< ... and are in one work-group
+  std::string smtLog;
+
+  unsigned siteFor(const llvm::Instruction *inst);
+  unsigned barrierFor(const llvm::Instruction *inst, unsigned fences);
+};
+
+} // namespace clcapture::encode

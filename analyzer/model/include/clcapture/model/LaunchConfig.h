@@ -1,0 +1,54 @@
+//===- LaunchConfig.h - The captured facts the analysis uses ----*- C++ -*-===//
+//
+// SPEC §5: scalar values, global/local sizes and offset, buffer sizes, aliasing of arguments that are the
+// same memory object, and (for buffers the launch never writes) their captured bytes. Built from one
+// instantiation and its sidecar launch facts; what the capture does not say stays unconstrained (a missing
+// local size means any legal work-group size, a missing value any value).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/format/Expected.h"
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::model {
+
+struct ArgumentFact {
+  enum class Kind { Scalar, Buffer, Local, Image, Sampler, Unknown } kind = Kind::Unknown;
+  /// Scalar: the value's bytes in the device's byte order (absent: unconstrained).
+  std::optional<std::vector<std::uint8_t>> bytes;
+  /// Buffer / local: size in bytes, when captured.
+  std::optional<std::uint64_t> size;
+  std::optional<format::AddressSpace> space;
+  /// Buffer: the memory object it lies in (arguments with the same root may alias) and its offset there.
+  /// Without a sidecar every buffer is its own root (GPUVerify's assumption: distinct arguments).
+  std::uint64_t root = 0;
+  std::uint64_t origin = 0;
+  /// Buffer: the captured contents file (absolute path), when captured.
+  std::optional<std::filesystem::path> data;
+  std::string name; ///< the parameter's name, when known
+};
+
+struct LaunchConfig {
+  unsigned workDim = 1;
+  std::array<std::uint64_t, 3> globalSize{1, 1, 1};
+  std::optional<std::array<std::uint64_t, 3>> localSize; ///< absent: any legal work-group size
+  std::array<std::uint64_t, 3> globalOffset{0, 0, 0};
+  format::Endianness endianness = format::Endianness::Little;
+  unsigned addressBits = 64;
+  std::vector<ArgumentFact> arguments;
+};
+
+/// The launch of `inst` (captures file in `captureDir`), with `facts` from the sidecar when present.
+format::Expected<LaunchConfig> makeLaunchConfig(const format::Instantiation &inst, const format::LaunchFacts *facts,
+                                                const std::filesystem::path &captureDir);
+
+} // namespace clcapture::model

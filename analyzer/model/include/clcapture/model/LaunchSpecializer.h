@@ -1,0 +1,39 @@
+//===- LaunchSpecializer.h - The kernel, for this one launch ----*- C++ -*-===//
+//
+// GPUVerify verifies a kernel for every launch; clcapture verifies the launch that happened (SPEC §5), so the
+// captured facts are folded into the IR before the model reads it: scalar arguments become constants, and so
+// do the NDRange queries the capture answers (get_global_size, get_local_size, get_num_groups,
+// get_global_offset, get_work_dim). Constant propagation then makes loop trip counts concrete, and loops with
+// a small constant trip count are unrolled exactly (issue "loops without hand-written invariants"): a tree
+// reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` becomes straight-line code with its barriers.
+// Only passes that cannot invent a memory access run (no LICM, GVN, speculation or hoisting).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/model/LaunchConfig.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+}
+
+namespace clcapture::model {
+
+struct SpecializeOptions {
+  unsigned maxUnrollTripCount = 256; ///< loops with a larger constant trip count are left as loops
+};
+
+struct SpecializeReport {
+  unsigned argumentsFolded = 0;
+  unsigned queriesFolded = 0;
+  unsigned loopsUnrolled = 0;
+};
+
+/// Specialises `kernel` (already normalised, every helper inlined) to `launch`, in place.
+SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &launch,
+                                    const SpecializeOptions &options = {});
+
+} // namespace clcapture::model

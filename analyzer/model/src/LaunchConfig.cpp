@@ -1,0 +1,81 @@
+//===- LaunchConfig.cpp - The captured facts the analysis uses ------------===//
+
+#include "clcapture/model/LaunchConfig.h"
+
+#include "clcapture/format/ScalarCodec.h"
+
+#include <variant>
+
+namespace clcapture::model {
+
+namespace fmt = clcapture::format;
+
+fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, const fmt::LaunchFacts *facts,
+                                             const std::filesystem::path &captureDir) {
+  LaunchConfig c;
+  if (inst.globalSize.empty() || inst.globalSize.size() > 3)
+    return fmt::fail("global_size must have 1 to 3 dimensions");
+  c.workDim = static_cast<unsigned>(inst.globalSize.size());
+  for (unsigned d = 0; d < c.workDim; ++d)
+    c.globalSize[d] = inst.globalSize[d];
+  if (inst.localSize) {
+    if (inst.localSize->size() != c.workDim)
+      return fmt::fail("local_size and global_size have different dimensions");
+    std::array<std::uint64_t, 3> local{1, 1, 1};
+    for (unsigned d = 0; d < c.workDim; ++d) {
+      local[d] = (*inst.localSize)[d];
+      if (local[d] == 0 || c.globalSize[d] % local[d] != 0)
+        return fmt::fail("local_size does not divide global_size in dimension " + std::to_string(d));
+    }
+    c.localSize = local;
+  }
+  if (inst.globalOffset)
+    for (unsigned d = 0; d < c.workDim && d < inst.globalOffset->size(); ++d)
+      c.globalOffset[d] = (*inst.globalOffset)[d];
+  c.endianness = inst.endianness.value_or(fmt::Endianness::Little);
+  if (facts && facts->device.addressBits)
+    c.addressBits = facts->device.addressBits;
+
+  std::uint64_t nextRoot = 1u << 20; // roots of buffers without sidecar facts: distinct from memory-object ids
+  if (inst.kernelArguments)
+    for (std::size_t i = 0; i < inst.kernelArguments->size(); ++i) {
+      const fmt::KernelArgument &arg = (*inst.kernelArguments)[i];
+      const fmt::ArgumentFacts *af = facts && i < facts->arguments.size() ? &facts->arguments[i] : nullptr;
+      ArgumentFact a;
+      if (af && af->name)
+        a.name = *af->name;
+      if (const auto *s = std::get_if<fmt::ScalarArgument>(&arg)) {
+        a.kind = ArgumentFact::Kind::Scalar;
+        if (s->value) {
+          auto bytes = fmt::decodeScalar(*s->value, fmt::scalarDigitBytes(*s->value), c.endianness);
+          if (bytes)
+            a.bytes = *bytes;
+        }
+      } else if (const auto *arr = std::get_if<fmt::ArrayArgument>(&arg)) {
+        a.space = arr->addressSpace.value_or(fmt::AddressSpace::Global);
+        a.kind = *a.space == fmt::AddressSpace::Local ? ArgumentFact::Kind::Local : ArgumentFact::Kind::Buffer;
+        a.size = arr->size;
+        if (arr->data)
+          a.data = captureDir / *arr->data;
+        if (af && af->subBuffer) {
+          a.root = af->subBuffer->parent;
+          a.origin = af->subBuffer->origin;
+        } else if (af && af->memObject) {
+          a.root = *af->memObject;
+        } else if (af && af->svm) {
+          a.root = (1ull << 40) + af->svm->allocation;
+          a.origin = af->svm->offset;
+        } else {
+          a.root = nextRoot++;
+        }
+      } else if (std::holds_alternative<fmt::ImageArgument>(arg)) {
+        a.kind = ArgumentFact::Kind::Image;
+      } else {
+        a.kind = ArgumentFact::Kind::Sampler;
+      }
+      c.arguments.push_back(std::move(a));
+    }
+  return c;
+}
+
+} // namespace clcapture::model

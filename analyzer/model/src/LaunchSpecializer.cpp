@@ -1,0 +1,208 @@
+//===- LaunchSpecializer.cpp - The kernel, for this one launch -----------===//
+
+#include "clcapture/model/LaunchSpecializer.h"
+
+#include "clcapture/model/Builtins.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/ADCE.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/SCCP.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
+
+#include <cstring>
+
+namespace clcapture::model {
+
+namespace {
+
+/// The bytes of a captured scalar as a constant of `type` (integers and floating point of the same size).
+llvm::Constant *constantOf(llvm::Type *type, const std::vector<std::uint8_t> &bytes, format::Endianness order) {
+  auto bits = static_cast<unsigned>(type->getPrimitiveSizeInBits().getFixedValue());
+  if (bits == 0 || bits > 64 || bytes.size() * 8 < bits || !(type->isIntegerTy() || type->isFloatingPointTy()))
+    return nullptr;
+  std::uint64_t raw = 0;
+  unsigned n = bits / 8 ? bits / 8 : 1;
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned byteIndex = order == format::Endianness::Little ? i : n - 1 - i;
+    raw |= static_cast<std::uint64_t>(bytes[byteIndex]) << (8 * i);
+  }
+  llvm::APInt value(bits, raw);
+  if (type->isIntegerTy())
+    return llvm::ConstantInt::get(type, value);
+  return llvm::ConstantFP::get(type->getContext(), llvm::APFloat(type->getFltSemantics(), value));
+}
+
+/// What the capture says a work-item query returns for dimension `d`; nullopt when it depends on the
+/// work-item or the capture does not say.
+std::optional<std::uint64_t> queryValue(BuiltinKind kind, unsigned d, const LaunchConfig &c) {
+  bool inRange = d < c.workDim;
+  switch (kind) {
+  case BuiltinKind::GlobalSize:
+    return inRange ? c.globalSize[d] : 1;
+  case BuiltinKind::LocalSize:
+  case BuiltinKind::EnqueuedLocalSize:
+    if (!inRange)
+      return 1;
+    if (c.localSize)
+      return (*c.localSize)[d];
+    return std::nullopt;
+  case BuiltinKind::NumGroups:
+    if (!inRange)
+      return 1;
+    if (c.localSize)
+      return c.globalSize[d] / (*c.localSize)[d];
+    return std::nullopt;
+  case BuiltinKind::GlobalOffset:
+    return inRange ? c.globalOffset[d] : 0;
+  case BuiltinKind::GlobalId:
+  case BuiltinKind::LocalId:
+  case BuiltinKind::GroupId:
+    // OpenCL 1.2 §6.12.1: out-of-range dimensions answer 0.
+    if (!inRange)
+      return 0;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+unsigned foldQueries(llvm::Function &kernel, const LaunchConfig &launch) {
+  unsigned folded = 0;
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Instruction &inst : llvm::instructions(kernel))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (call->getCalledFunction())
+        calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    Builtin b = classifyBuiltin(*call->getCalledFunction());
+    std::optional<std::uint64_t> value;
+    if (b.kind == BuiltinKind::WorkDim) {
+      value = launch.workDim;
+    } else if (call->arg_size() == 1) {
+      auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+      if (!dim)
+        continue;
+      value = queryValue(b.kind, static_cast<unsigned>(dim->getZExtValue()), launch);
+    }
+    if (!value || !call->getType()->isIntegerTy())
+      continue;
+    call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), *value));
+    call->eraseFromParent();
+    ++folded;
+  }
+  return folded;
+}
+
+unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
+  unsigned folded = 0;
+  for (llvm::Argument &arg : kernel.args()) {
+    if (arg.getArgNo() >= launch.arguments.size() || arg.use_empty())
+      continue;
+    const ArgumentFact &fact = launch.arguments[arg.getArgNo()];
+    if (fact.kind != ArgumentFact::Kind::Scalar || !fact.bytes || arg.getType()->isPointerTy())
+      continue;
+    if (llvm::Constant *c = constantOf(arg.getType(), *fact.bytes, launch.endianness)) {
+      arg.replaceAllUsesWith(c);
+      ++folded;
+    }
+  }
+  return folded;
+}
+
+/// Marks every loop with a constant trip count up to `maxTrip` for full unrolling (and nothing else), so
+/// that LoopFullUnrollPass, run only for forced loops, unrolls exactly those. Returns how many were marked.
+unsigned markSmallLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev, unsigned maxTrip) {
+  unsigned marked = 0;
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    unsigned trip = scev.getSmallConstantTripCount(loop);
+    if (trip == 0 || trip > maxTrip || loop->getLoopID())
+      continue;
+    llvm::LLVMContext &ctx = loop->getHeader()->getContext();
+    llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, llvm::MDString::get(ctx, "llvm.loop.unroll.full"))};
+    llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
+    id->replaceOperandWith(0, id);
+    loop->setLoopID(id);
+    ++marked;
+  }
+  return marked;
+}
+
+llvm::SimplifyCFGOptions safeCfgOptions() {
+  // CFG cleanup that moves no instruction across a branch: no hoisting, sinking or speculation (each could
+  // execute an access on a path where the source does not).
+  return llvm::SimplifyCFGOptions()
+      .hoistCommonInsts(false)
+      .sinkCommonInsts(false)
+      .convertSwitchToLookupTable(false)
+      .needCanonicalLoops(true)
+      .setSimplifyCondBranch(true)
+      .forwardSwitchCondToPhi(false);
+}
+
+} // namespace
+
+SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &launch,
+                                    const SpecializeOptions &options) {
+  SpecializeReport report;
+  report.argumentsFolded = foldArguments(kernel, launch);
+  report.queriesFolded = foldQueries(kernel, launch);
+
+  llvm::PassBuilder builder;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  auto simplify = [&] {
+    llvm::FunctionPassManager fpm;
+    fpm.addPass(llvm::InstSimplifyPass());
+    fpm.addPass(llvm::SCCPPass());
+    fpm.addPass(llvm::SimplifyCFGPass(safeCfgOptions()));
+    fpm.addPass(llvm::InstSimplifyPass());
+    fpm.addPass(llvm::ADCEPass());
+    fpm.addPass(llvm::LoopSimplifyPass());
+    fpm.addPass(llvm::LCSSAPass());
+    fpm.run(kernel, fam);
+  };
+  simplify();
+  // Unrolling an outer loop can make an inner loop's trip count constant (and the other way round): a few
+  // rounds, each unrolling what has become countable.
+  for (int round = 0; round < 4; ++round) {
+    auto &loops = fam.getResult<llvm::LoopAnalysis>(kernel);
+    auto &scev = fam.getResult<llvm::ScalarEvolutionAnalysis>(kernel);
+    unsigned marked = markSmallLoops(loops, scev, options.maxUnrollTripCount);
+    if (marked == 0)
+      break;
+    llvm::FunctionPassManager fpm;
+    fpm.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LoopFullUnrollPass(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
+    fpm.run(kernel, fam);
+    fam.invalidate(kernel, llvm::PreservedAnalyses::none());
+    report.loopsUnrolled += marked;
+    simplify();
+  }
+  fam.invalidate(kernel, llvm::PreservedAnalyses::none());
+  return report;
+}
+
+} // namespace clcapture::model
