@@ -2,6 +2,8 @@
 
 #include "CaptureEngine.h"
 
+#include "CallSite.h"
+#include "CallSiteResolver.h"
 #include "CaptureControls.h"
 #include "Log.h"
 #include "clcapture/format/CaptureRecorder.h"
@@ -34,12 +36,15 @@ struct ProgramInfo {
   std::string options; ///< the application's own build options
   fmt::ProgramOrigin origin = fmt::ProgramOrigin::Source;
   long refs = 1;
+  CallSite createdAt = 0; ///< the application's clCreateProgramWithSource
+  CallSite builtAt = 0;   ///< its latest clBuildProgram
 };
 
 struct ArgValue {
   bool set = false;
   std::vector<std::uint8_t> bytes; ///< empty when the value pointer was NULL
   std::size_t size = 0;
+  CallSite setAt = 0; ///< the application's clSetKernelArg that set this value
 };
 
 /// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
@@ -254,10 +259,13 @@ void CaptureEngine::disable(const std::string &what) {
 }
 
 void CaptureEngine::programCreated(cl_program program, std::string source) {
+  // Every engine entry runs inside a hook, so the stack still leads back to the application's call.
+  CallSite site = callerOfHook();
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto p = std::make_shared<ProgramInfo>();
   p->id = m_state->nextProgram++;
   p->source = std::move(source);
+  p->createdAt = site;
   m_state->programs[program] = std::move(p);
 }
 
@@ -271,10 +279,13 @@ void CaptureEngine::programCreatedWithoutSource(cl_program program, const char *
 }
 
 void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
+  CallSite site = callerOfHook();
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
-  if (it != m_state->programs.end())
-    it->second->options = originalOptions ? originalOptions : "";
+  if (it == m_state->programs.end())
+    return;
+  it->second->options = originalOptions ? originalOptions : "";
+  it->second->builtAt = site;
 }
 
 void CaptureEngine::programRetained(cl_program program) {
@@ -310,6 +321,8 @@ void CaptureEngine::kernelReleased(cl_kernel kernel) {
 }
 
 void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
+  // Taken for every argument set, captured launch or not: which launch will use the value is not known yet.
+  CallSite site = callerOfHook();
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->kernels.find(kernel);
   if (it == m_state->kernels.end())
@@ -320,6 +333,7 @@ void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, c
   ArgValue &a = args[index];
   a.set = true;
   a.size = size;
+  a.setAt = site;
   a.bytes.clear();
   if (value)
     a.bytes.assign(static_cast<const std::uint8_t *>(value), static_cast<const std::uint8_t *>(value) + size);
@@ -360,11 +374,46 @@ struct PendingLaunch {
   fmt::CaptureRecorder *recorder = nullptr;
   const cl_icd_dispatch *driver = nullptr;
   std::vector<std::unique_ptr<Snapshot>> snapshots;
+  /// The application's calls behind the launch (SPEC §3 host_api_calls), oldest first; symbolised on the
+  /// writer thread.
+  struct Call {
+    const char *function;
+    std::optional<std::uint32_t> argument;
+    CallSite site;
+  };
+  std::vector<Call> calls;
   std::atomic<std::size_t> outstanding{0};
   std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
 };
 
 namespace {
+
+/// Symbolises the launch's call sites: every call goes to the sidecar with what is known about it; those
+/// with a DWARF file and line also go to captures.json's host_api_calls, which the seed requires to have
+/// both (no key at all when none has them).
+void describeCalls(PendingLaunch &launch) {
+  std::vector<fmt::HostApiCall> withLines;
+  for (const PendingLaunch::Call &call : launch.calls) {
+    ResolvedCallSite where = CallSiteResolver::instance().resolve(call.site);
+    if (where.module.empty())
+      continue; // libdw unusable, or an address in no module: nothing worth recording
+    fmt::HostCallFacts facts;
+    facts.functionName = call.function;
+    facts.argument = call.argument;
+    facts.module = where.module;
+    facts.moduleOffset = where.moduleOffset;
+    if (!where.function.empty())
+      facts.caller = where.function;
+    if (where.line > 0) {
+      facts.compilationUnit = where.file;
+      facts.lineNumber = where.line;
+      withLines.push_back(fmt::HostApiCall{call.function, where.file, where.line});
+    }
+    launch.facts.hostCalls.push_back(std::move(facts));
+  }
+  if (!withLines.empty())
+    launch.inst.hostApiCalls = std::move(withLines);
+}
 
 /// The writer thread: blobs and records are written here, never in the application's thread or a driver
 /// callback (no blocking work in callbacks).
@@ -435,6 +484,7 @@ private:
     if (!engine.enabled())
       return;
     try {
+      describeCalls(launch);
       auto &args = *launch.inst.kernelArguments;
       for (auto &snap : launch.snapshots) {
         auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
@@ -502,6 +552,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   KernelInfo &k = kit->second;
   if (!s.controls.wantsLaunch(launch, k.name))
     return nullptr;
+  CallSite enqueuedAt = callerOfHook(); // only for captured launches: filtered ones cost nothing more
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
@@ -643,6 +694,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     if (group.size() > 1)
       facts.aliases.push_back(group);
   inst.kernelArguments = std::move(args);
+
+  // SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
+  // value, and the launch itself.
+  auto &calls = pending->calls;
+  if (k.program->createdAt)
+    calls.push_back({"clCreateProgramWithSource", std::nullopt, k.program->createdAt});
+  if (k.program->builtAt)
+    calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
+  for (cl_uint i = 0; i < numArgs && i < k.args.size(); ++i)
+    if (k.args[i].setAt)
+      calls.push_back({"clSetKernelArg", i, k.args[i].setAt});
+  if (enqueuedAt)
+    calls.push_back({shape.enqueueFunction, std::nullopt, enqueuedAt});
 
   // Non-blocking reads on the same queue, after the launch's own wait list; the launch waits for them.
   bool waitListUsable = numWaits == 0 || waits != nullptr;
