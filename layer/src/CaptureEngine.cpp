@@ -60,6 +60,8 @@ struct KernelInfo {
   std::string name;
   std::vector<ArgValue> args;
   long refs = 1;
+  /// CLCAPTURE_KERNELS admits this kernel: only then are its argument-setting call sites worth a stack walk.
+  bool wanted = true;
   /// Asked of the driver at the kernel's first captured launch, then reused: launches are a hot path.
   std::optional<std::vector<ParamInfo>> params;
   std::string kernelFile; ///< the stored source's name in the capture folder, once written
@@ -260,7 +262,7 @@ void CaptureEngine::disable(const std::string &what) {
 
 void CaptureEngine::programCreated(cl_program program, std::string source) {
   // Every engine entry runs inside a hook, so the stack still leads back to the application's call.
-  CallSite site = callerOfHook();
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto p = std::make_shared<ProgramInfo>();
   p->id = m_state->nextProgram++;
@@ -279,7 +281,7 @@ void CaptureEngine::programCreatedWithoutSource(cl_program program, const char *
 }
 
 void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
-  CallSite site = callerOfHook();
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
   if (it == m_state->programs.end())
@@ -305,6 +307,7 @@ void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const ch
   if (it != m_state->programs.end())
     k.program = it->second;
   k.name = name ? name : "";
+  k.wanted = m_state->controls.wantsKernel(k.name);
   log(LogLevel::Debug,
       "kernel " + k.name + (k.program ? " created" : " created from a program clcapture does not know"));
   m_state->kernels[kernel] = std::move(k);
@@ -321,12 +324,17 @@ void CaptureEngine::kernelReleased(cl_kernel kernel) {
 }
 
 void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
-  // Taken for every argument set, captured launch or not: which launch will use the value is not known yet.
-  CallSite site = callerOfHook();
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->kernels.find(kernel);
   if (it == m_state->kernels.end())
     return;
+  // The walk (a few microseconds) is taken for every value set on a kernel CLCAPTURE_KERNELS admits while
+  // CLCAPTURE_LAUNCHES can still admit a launch, since which launch will use the value is not known yet;
+  // other kernels, and every kernel past the launch range, cost nothing.
+  const CaptureControls &controls = m_state->controls;
+  CallSite site = controls.callSites && it->second.wanted && m_state->launches <= controls.lastLaunch
+                      ? callerOfHook()
+                      : 0;
   auto &args = it->second.args;
   if (args.size() <= index)
     args.resize(index + 1);
@@ -552,7 +560,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   KernelInfo &k = kit->second;
   if (!s.controls.wantsLaunch(launch, k.name))
     return nullptr;
-  CallSite enqueuedAt = callerOfHook(); // only for captured launches: filtered ones cost nothing more
+  // Only for captured launches: filtered ones cost nothing more.
+  CallSite enqueuedAt = s.controls.callSites ? callerOfHook() : 0;
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
