@@ -19,6 +19,17 @@ clcapture_require(nlohmann_json 3.10 nlohmann-json3-dev CONFIG)
 clcapture_require(xxHash 0.8 libxxhash-dev MODULE)
 clcapture_require(spdlog 1.10 libspdlog-dev CONFIG)
 clcapture_require(CLI11 2.1 libcli11-dev CONFIG)
+
+# elfutils' libdw (host call sites from DWARF) has no CMake config, only pkg-config.
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(LIBDW QUIET IMPORTED_TARGET libdw>=0.176)
+endif()
+if(NOT LIBDW_FOUND)
+  message(FATAL_ERROR "clcapture needs libdw >= 0.176 from elfutils (Debian package 'libdw-dev', found "
+                      "through pkg-config); run tools/setup.sh")
+endif()
+message(STATUS "clcapture: libdw ${LIBDW_VERSION}")
 if(CLCAPTURE_BUILD_TESTS)
   clcapture_require(Catch2 2.13 catch2 CONFIG)
   if(Catch2_VERSION VERSION_GREATER_EQUAL 3)

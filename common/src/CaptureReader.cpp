@@ -734,13 +734,36 @@ public:
     return a;
   }
 
+  HostCallFacts hostCall(const Json &v, const std::string &path) {
+    HostCallFacts c;
+    if (!object(v, path))
+      return c;
+    keys(v, path,
+         {"function_name", "argument", "module", "module_offset", "caller", "compilation_unit", "line_number"});
+    c.functionName = str(v, path, "function_name");
+    if (auto argument = optNum(v, path, "argument")) {
+      if (*argument > UINT32_MAX)
+        fail(join(path, "argument"), "expected an argument index, got " + std::to_string(*argument));
+      c.argument = static_cast<std::uint32_t>(*argument);
+    }
+    c.module = str(v, path, "module");
+    c.moduleOffset = num(v, path, "module_offset");
+    c.caller = optStr(v, path, "caller");
+    c.compilationUnit = optStr(v, path, "compilation_unit");
+    c.lineNumber = optNum(v, path, "line_number");
+    if (c.compilationUnit.has_value() != c.lineNumber.has_value())
+      fail(join(path, c.lineNumber ? "compilation_unit" : "line_number"),
+           "compilation_unit and line_number come together");
+    return c;
+  }
+
   LaunchFacts launch(const Json &v, const std::string &path) {
     LaunchFacts f;
     if (!object(v, path))
       return f;
     keys(v, path,
          {"launch", "instantiation", "not_captured_reason", "enqueue_function", "kernel_name", "thread",
-          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases"});
+          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases", "host_calls"});
     f.launch = num(v, path, "launch");
     if (!get(v, path, "instantiation"))
       return f;
@@ -792,6 +815,13 @@ public:
       }
       if (!aliases->is_array())
         fail(p, "expected an array of index groups, got " + describe(*aliases));
+    }
+    if (const Json *calls = get(v, path, "host_calls", false)) {
+      if (!calls->is_array())
+        fail(join(path, "host_calls"), "expected an array, got " + describe(*calls));
+      else
+        for (std::size_t i = 0; i < calls->size(); ++i)
+          f.hostCalls.push_back(hostCall((*calls)[i], at(join(path, "host_calls"), i)));
     }
     return f;
   }

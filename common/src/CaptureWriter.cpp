@@ -134,6 +134,26 @@ Json toJson(const LaunchFacts &f) {
     args.push_back(argumentFactsJson(a));
   j["arguments"] = std::move(args);
   j["aliases"] = f.aliases;
+  // Written only when known, so captures without call sites read exactly as before.
+  if (!f.hostCalls.empty()) {
+    Json calls = Json::array();
+    for (const auto &c : f.hostCalls) {
+      Json call;
+      call["function_name"] = c.functionName;
+      if (c.argument)
+        call["argument"] = *c.argument;
+      call["module"] = c.module;
+      call["module_offset"] = c.moduleOffset;
+      if (c.caller)
+        call["caller"] = *c.caller;
+      if (c.compilationUnit)
+        call["compilation_unit"] = *c.compilationUnit;
+      if (c.lineNumber)
+        call["line_number"] = *c.lineNumber;
+      calls.push_back(std::move(call));
+    }
+    j["host_calls"] = std::move(calls);
+  }
   return j;
 }
 

@@ -84,11 +84,18 @@ bool operator==(const ArgumentFacts &a, const ArgumentFacts &b) {
          sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm);
 }
 
+bool operator==(const HostCallFacts &a, const HostCallFacts &b) {
+  return std::tie(a.functionName, a.argument, a.module, a.moduleOffset, a.caller, a.compilationUnit,
+                  a.lineNumber) == std::tie(b.functionName, b.argument, b.module, b.moduleOffset, b.caller,
+                                            b.compilationUnit, b.lineNumber);
+}
+
 bool operator==(const LaunchFacts &a, const LaunchFacts &b) {
   return std::tie(a.launch, a.instantiation, a.notCapturedReason, a.enqueueFunction, a.kernelName, a.thread,
-                  a.queue, a.program, a.programOrigin, a.buildOptions, a.device, a.arguments, a.aliases) ==
-         std::tie(b.launch, b.instantiation, b.notCapturedReason, b.enqueueFunction, b.kernelName, b.thread,
-                  b.queue, b.program, b.programOrigin, b.buildOptions, b.device, b.arguments, b.aliases);
+                  a.queue, a.program, a.programOrigin, a.buildOptions, a.device, a.arguments, a.aliases,
+                  a.hostCalls) == std::tie(b.launch, b.instantiation, b.notCapturedReason, b.enqueueFunction,
+                                           b.kernelName, b.thread, b.queue, b.program, b.programOrigin,
+                                           b.buildOptions, b.device, b.arguments, b.aliases, b.hostCalls);
 }
 
 bool operator==(const SidecarHeader &a, const SidecarHeader &b) {

@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
   CLI::App app{"Runs COMMAND with clcapture in front of its OpenCL driver and records every kernel launch.\n"
                "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]"};
   app.prefix_command();
-  std::string dir, kernels, launches, data, maxBytes, icd, logLevel;
+  std::string dir, kernels, launches, data, maxBytes, icd, logLevel, callSites;
   bool layer = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
@@ -87,6 +87,8 @@ int main(int argc, char **argv) {
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
   app.add_option("--max-bytes", maxBytes, "total buffer bytes to capture (e.g. 1G); past it, metadata only");
+  app.add_option("--call-sites", callSites, "record the application's call sites (host_api_calls): on or off")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--icd", icd, "the real driver: a library, an .icd file or a folder of them");
   app.add_option("--log", logLevel, "layer log level: off, error, warning, info, debug")
       ->check(CLI::IsMember({"off", "error", "warning", "info", "debug"}));
@@ -101,7 +103,8 @@ int main(int argc, char **argv) {
   }
   auto controls = clcapture::layer::parseControls(
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
-      data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str());
+      data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str(),
+      callSites.empty() ? nullptr : callSites.c_str());
   if (!controls.error.empty()) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
@@ -145,6 +148,7 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_LAUNCHES", launches);
   pass("CLCAPTURE_DATA", data);
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
+  pass("CLCAPTURE_CALL_SITES", callSites);
   pass("CLCAPTURE_LOG", logLevel);
 
   pid_t child = ::fork();

@@ -48,11 +48,15 @@ std::optional<std::uint64_t> parseIndex(const std::string &text) {
 bool CaptureControls::wantsLaunch(std::uint64_t launch, const std::string &kernel) const {
   if (launch < firstLaunch || launch > lastLaunch)
     return false;
+  return wantsKernel(kernel);
+}
+
+bool CaptureControls::wantsKernel(const std::string &kernel) const {
   return !kernels || std::regex_search(kernel, *kernels);
 }
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
-                              const char *maxBytes) {
+                              const char *maxBytes, const char *callSites) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -102,12 +106,22 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
     }
     c.totalBudget = *budget;
   }
+  if (callSites && *callSites) {
+    std::string text(callSites);
+    if (text == "off")
+      c.callSites = false;
+    else if (text != "on") {
+      c.error = "CLCAPTURE_CALL_SITES=" + text + ": expected on or off";
+      return c;
+    }
+  }
   return c;
 }
 
 CaptureControls controlsFromEnvironment() {
   return parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
-                       std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"));
+                       std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
+                       std::getenv("CLCAPTURE_CALL_SITES"));
 }
 
 } // namespace clcapture::layer

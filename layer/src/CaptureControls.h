@@ -21,14 +21,17 @@ struct CaptureControls {
   bool captureData = true;                 ///< CLCAPTURE_DATA=none: metadata only
   std::uint64_t perBufferCap = UINT64_MAX; ///< CLCAPTURE_DATA=BYTES: larger buffers are metadata only
   std::uint64_t totalBudget = UINT64_MAX;  ///< CLCAPTURE_MAX_BYTES: past it, metadata only
+  bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
 
   bool wantsLaunch(std::uint64_t launch, const std::string &kernel) const;
+  /// Whether launches of `kernel` can be captured at all (CLCAPTURE_KERNELS only).
+  bool wantsKernel(const std::string &kernel) const;
 };
 
 /// Parses the settings from explicit values (nullptr: unset); the environment version calls this.
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
-                              const char *maxBytes);
+                              const char *maxBytes, const char *callSites = nullptr);
 CaptureControls controlsFromEnvironment();
 
 } // namespace clcapture::layer

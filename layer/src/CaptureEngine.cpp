@@ -2,6 +2,8 @@
 
 #include "CaptureEngine.h"
 
+#include "CallSite.h"
+#include "CallSiteResolver.h"
 #include "CaptureControls.h"
 #include "Log.h"
 #include "SourceInliner.h"
@@ -36,6 +38,8 @@ struct ProgramInfo {
   std::string options; ///< the application's own build options
   fmt::ProgramOrigin origin = fmt::ProgramOrigin::Source;
   long refs = 1;
+  CallSite createdAt = 0; ///< the application's clCreateProgramWithSource
+  CallSite builtAt = 0;   ///< its latest clBuildProgram
 };
 
 struct ArgValue {
@@ -44,6 +48,7 @@ struct ArgValue {
   std::size_t size = 0;
   bool svm = false; ///< set by clSetKernelArgSVMPointer: `svmPointer` is the value
   const void *svmPointer = nullptr;
+  CallSite setAt = 0; ///< the application's clSetKernelArg that set this value
 };
 
 /// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
@@ -59,6 +64,8 @@ struct KernelInfo {
   std::string name;
   std::vector<ArgValue> args;
   long refs = 1;
+  /// CLCAPTURE_KERNELS admits this kernel: only then are its argument-setting call sites worth a stack walk.
+  bool wanted = true;
   /// Asked of the driver at the kernel's first captured launch, then reused: launches are a hot path.
   std::optional<std::vector<ParamInfo>> params;
   std::string kernelFile; ///< the stored source's name in the capture folder, once written
@@ -332,10 +339,13 @@ void CaptureEngine::disable(const std::string &what) {
 }
 
 void CaptureEngine::programCreated(cl_program program, std::string source) {
+  // Every engine entry runs inside a hook, so the stack still leads back to the application's call.
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto p = std::make_shared<ProgramInfo>();
   p->id = m_state->nextProgram++;
   p->source = std::move(source);
+  p->createdAt = site;
   m_state->programs[program] = std::move(p);
 }
 
@@ -367,11 +377,13 @@ void inlineProgramIncludes(ProgramInfo &p, IncludeSources sources) {
 } // namespace
 
 void CaptureEngine::programBuilt(cl_program program, const char *originalOptions) {
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
   if (it == m_state->programs.end())
     return;
   it->second->options = originalOptions ? originalOptions : "";
+  it->second->builtAt = site;
   inlineProgramIncludes(*it->second, {});
 }
 
@@ -441,6 +453,7 @@ void CaptureEngine::kernelCreated(cl_kernel kernel, cl_program program, const ch
   if (it != m_state->programs.end())
     k.program = it->second;
   k.name = name ? name : "";
+  k.wanted = m_state->controls.wantsKernel(k.name);
   log(LogLevel::Debug,
       "kernel " + k.name + (k.program ? " created" : " created from a program clcapture does not know"));
   m_state->kernels[kernel] = std::move(k);
@@ -471,6 +484,13 @@ void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, c
   auto it = m_state->kernels.find(kernel);
   if (it == m_state->kernels.end())
     return;
+  // The walk (a few microseconds) is taken for every value set on a kernel CLCAPTURE_KERNELS admits while
+  // CLCAPTURE_LAUNCHES can still admit a launch, since which launch will use the value is not known yet;
+  // other kernels, and every kernel past the launch range, cost nothing.
+  const CaptureControls &controls = m_state->controls;
+  CallSite site = controls.callSites && it->second.wanted && m_state->launches <= controls.lastLaunch
+                      ? callerOfHook()
+                      : 0;
   auto &args = it->second.args;
   if (args.size() <= index)
     args.resize(index + 1);
@@ -478,6 +498,7 @@ void CaptureEngine::kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, c
   a.set = true;
   a.size = size;
   a.svm = false;
+  a.setAt = site;
   a.bytes.clear();
   if (value)
     a.bytes.assign(static_cast<const std::uint8_t *>(value), static_cast<const std::uint8_t *>(value) + size);
@@ -491,9 +512,14 @@ void CaptureEngine::kernelArgSvmSet(cl_kernel kernel, cl_uint index, const void 
   auto &args = it->second.args;
   if (args.size() <= index)
     args.resize(index + 1);
+  const CaptureControls &controls = m_state->controls;
+  CallSite site = controls.callSites && it->second.wanted && m_state->launches <= controls.lastLaunch
+                      ? callerOfHook()
+                      : 0;
   ArgValue &a = args[index];
   a = ArgValue{};
   a.set = true;
+  a.setAt = site;
   a.svm = true;
   a.svmPointer = pointer;
   a.size = sizeof(void *);
@@ -570,11 +596,46 @@ struct PendingLaunch {
   const cl_icd_dispatch *driver = nullptr;
   std::vector<std::unique_ptr<Snapshot>> snapshots;
   std::vector<cl_event> ownedWaits; ///< events of ours the launch waits for (staging copies): released at commit
+  /// The application's calls behind the launch (SPEC §3 host_api_calls), oldest first; symbolised on the
+  /// writer thread.
+  struct Call {
+    const char *function;
+    std::optional<std::uint32_t> argument;
+    CallSite site;
+  };
+  std::vector<Call> calls;
   std::atomic<std::size_t> outstanding{0};
   std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
 };
 
 namespace {
+
+/// Symbolises the launch's call sites: every call goes to the sidecar with what is known about it; those
+/// with a DWARF file and line also go to captures.json's host_api_calls, which the seed requires to have
+/// both (no key at all when none has them).
+void describeCalls(PendingLaunch &launch) {
+  std::vector<fmt::HostApiCall> withLines;
+  for (const PendingLaunch::Call &call : launch.calls) {
+    ResolvedCallSite where = CallSiteResolver::instance().resolve(call.site);
+    if (where.module.empty())
+      continue; // libdw unusable, or an address in no module: nothing worth recording
+    fmt::HostCallFacts facts;
+    facts.functionName = call.function;
+    facts.argument = call.argument;
+    facts.module = where.module;
+    facts.moduleOffset = where.moduleOffset;
+    if (!where.function.empty())
+      facts.caller = where.function;
+    if (where.line > 0) {
+      facts.compilationUnit = where.file;
+      facts.lineNumber = where.line;
+      withLines.push_back(fmt::HostApiCall{call.function, where.file, where.line});
+    }
+    launch.facts.hostCalls.push_back(std::move(facts));
+  }
+  if (!withLines.empty())
+    launch.inst.hostApiCalls = std::move(withLines);
+}
 
 /// The writer thread: blobs and records are written here, never in the application's thread or a driver
 /// callback (no blocking work in callbacks).
@@ -704,6 +765,7 @@ private:
     if (!engine.enabled())
       return;
     try {
+      describeCalls(launch);
       auto &args = *launch.inst.kernelArguments;
       for (auto &snap : launch.snapshots) {
         auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
@@ -803,6 +865,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   KernelInfo &k = kit->second;
   if (!s.controls.wantsLaunch(launch, k.name))
     return nullptr;
+  // Only for captured launches: filtered ones cost nothing more.
+  CallSite enqueuedAt = s.controls.callSites ? callerOfHook() : 0;
   fmt::CaptureRecorder *rec = s.recorderLocked();
   if (!rec)
     return nullptr;
@@ -972,6 +1036,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   }
   facts.aliases = aliasGroups(ranges);
   inst.kernelArguments = std::move(args);
+
+  // SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
+  // value, and the launch itself.
+  auto &calls = pending->calls;
+  if (k.program->createdAt)
+    calls.push_back({"clCreateProgramWithSource", std::nullopt, k.program->createdAt});
+  if (k.program->builtAt)
+    calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
+  for (cl_uint i = 0; i < numArgs && i < k.args.size(); ++i)
+    if (k.args[i].setAt)
+      calls.push_back({"clSetKernelArg", i, k.args[i].setAt});
+  if (enqueuedAt)
+    calls.push_back({shape.enqueueFunction, std::nullopt, enqueuedAt});
 
   // Non-blocking reads on the same queue, after the launch's own wait list; the launch waits for them.
   bool waitListUsable = numWaits == 0 || waits != nullptr;

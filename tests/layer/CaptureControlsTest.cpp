@@ -36,6 +36,14 @@ TEST_CASE("controls: data modes and byte counts", "[layer][controls]") {
   CHECK(parseControls(nullptr, nullptr, nullptr, "2G").totalBudget == (2ull << 30));
 }
 
+TEST_CASE("controls: call sites on by default, off on request", "[layer][controls]") {
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr).callSites);
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, "on").callSites);
+  CHECK_FALSE(parseControls(nullptr, nullptr, nullptr, nullptr, "off").callSites);
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, "yes").error ==
+        "CLCAPTURE_CALL_SITES=yes: expected on or off");
+}
+
 TEST_CASE("controls: malformed settings are named", "[layer][controls]") {
   CHECK(parseControls("(", nullptr, nullptr, nullptr)
             .error.rfind("CLCAPTURE_KERNELS=(: not a regular expression", 0) == 0);

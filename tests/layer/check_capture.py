@@ -10,6 +10,7 @@ failed expectation.
 """
 import json
 import os
+import re
 import struct
 import sys
 
@@ -80,6 +81,71 @@ def compiles_alone(folder, inst):
     return r.returncode == 0
 
 
+SAMPLES = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples"))
+# The sample's host source for each capture test that checks host_api_calls.
+SAMPLE_SOURCES = {"reduce": "reduce.c", "reduce-racy": "reduce.c", "struct_arg": "struct_arg.c",
+                  "user_event": "user_event.c", "threads": "threads.c", "threads-launches-4-7-nodata": "threads.c",
+                  "killed": "bench_launches.c", "reduce-nodebug": "reduce.c", "reduce-stripped": "reduce.c"}
+
+
+def call_lines(path, function):
+    """{first argument or None: line} of the calls to `function` in a source file (a call, not a comment or
+    an error string: the name directly after `(` or `=`)."""
+    lines = {}
+    with open(path, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            m = re.search(r"[(=]\s*" + function + r"\((\w+)(?:,\s*(\d+))?", text)
+            if m:
+                key = int(m.group(2)) if function == "clSetKernelArg" else None
+                expect(key not in lines, f"{path}: {function} called twice; the test cannot tell which")
+                lines[key] = number
+    expect(lines, f"{path}: no call to {function}")
+    return lines
+
+
+def expected_host_calls(source, num_args):
+    """(function, argument, file, line) of the calls behind one launch of a sample, computed from its source:
+    the program is built in common/sample_util.h, arguments are set and the kernel launched in the sample."""
+    util = os.path.join(SAMPLES, "common", "sample_util.h")
+    main = os.path.join(SAMPLES, source)
+    set_lines = call_lines(main, "clSetKernelArg")
+    return ([("clCreateProgramWithSource", None, util, call_lines(util, "clCreateProgramWithSource")[None]),
+             ("clBuildProgram", None, util, call_lines(util, "clBuildProgram")[None])] +
+            [("clSetKernelArg", i, main, set_lines.get(i)) for i in range(num_args)] +
+            [("clEnqueueNDRangeKernel", None, main, call_lines(main, "clEnqueueNDRangeKernel")[None])])
+
+
+def check_host_calls(sample, captures, launches):
+    """SPEC §3 host_api_calls: the exact file and line of the sample's own calls, from DWARF; the sidecar's
+    host_calls add the argument index, module and calling function. Without debug info (a copy of the
+    sample with its DWARF stripped) the sidecar still names the calls and their function, captures.json has
+    no host_api_calls (the seed requires a file and line); fully stripped, only module and offset remain."""
+    for i, inst in enumerate(captures):
+        want = expected_host_calls(SAMPLE_SOURCES[sample], len(inst.get("kernel_arguments", [])))
+        calls = launches[i].get("host_calls", []) if i in launches else []
+        got = [(c["function_name"], c.get("argument"), c.get("compilation_unit"), c.get("line_number"))
+               for c in calls]
+        if sample in ("reduce-nodebug", "reduce-stripped"):
+            expect("host_api_calls" not in inst, f"instantiation {i}: host_api_calls without debug info")
+            expect(got == [(f, a, None, None) for f, a, _, _ in want], f"instantiation {i}: host_calls {got}")
+            expect(all(os.path.basename(c["module"]) == sample and c["module_offset"] > 0 for c in calls),
+                   f"instantiation {i}: modules {[c['module'] for c in calls]}")
+            callers = [c.get("caller") for c in calls]
+            if sample == "reduce-nodebug":  # the symbol table survives --strip-debug
+                expect(callers[2:] == ["main"] * (len(calls) - 2) and
+                       all(c in ("main", "sample_build") for c in callers[:2]), f"callers {callers}")
+            else:
+                expect(callers == [None] * len(calls), f"callers of a stripped binary: {callers}")
+            continue
+        api = [(f, os.path.realpath(u), l) for f, u, l in
+               ((c["function_name"], c["compilation_unit"], c["line_number"]) for c in inst.get("host_api_calls", []))]
+        expect(api == [(f, u, l) for f, _, u, l in want],
+               f"instantiation {i}: host_api_calls {api}, expected {[(f, u, l) for f, _, u, l in want]}")
+        expect([(f, a, os.path.realpath(u) if u else u, l) for f, a, u, l in got] == want,
+               f"instantiation {i}: sidecar host_calls {got}")
+        expect(all(c.get("caller") for c in calls), f"instantiation {i}: every call names its function")
+
+
 def check_common(captures, meta, folder):
     launches = {l["instantiation"]: l for l in meta["launches"] if l["instantiation"] is not None}
     for i, inst in enumerate(captures):
@@ -128,8 +194,14 @@ def main():
         for e in jsonschema.Draft202012Validator(schema).iter_errors(doc):
             failures.append(f"{name}: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
     launches = check_common(captures, meta, folder)
+    if sample in SAMPLE_SOURCES:
+        check_host_calls(sample, captures, launches)
 
-    if sample in ("reduce", "reduce-racy"):
+    if sample == "reduce-no-call-sites":
+        expect(len(captures) == 1 and 0 in launches and "host_api_calls" not in captures[0] and
+               "host_calls" not in launches[0],
+               "CLCAPTURE_CALL_SITES=off records no call sites")
+    if sample in ("reduce", "reduce-racy", "reduce-nodebug", "reduce-stripped", "reduce-no-call-sites"):
         expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
         inst = captures[0]
         expect(inst["entry_point"] == "reduce", "entry point")
@@ -221,6 +293,10 @@ def main():
         expect(data_of(folder, captures[0]["kernel_arguments"][1]) == floats([float(i) for i in range(64)]), "x")
         expect(data_of(folder, captures[1]["kernel_arguments"][0]) == floats([1.0 + 2.0 * i for i in range(64)]),
                "y before the second launch holds the first launch's result")
+        # The application's call sites are in pyopencl's extension module (stripped on Debian: module only).
+        expect(all([c["function_name"] for c in l.get("host_calls", [])][-1:] == ["clEnqueueNDRangeKernel"] and
+                   all("pyopencl" in c["module"] for c in l["host_calls"]) for l in launches.values()),
+               f"host calls from pyopencl: {[l.get('host_calls') for l in launches.values()]}")
     elif sample == "pyopencl-binary":
         expect(len(captures) == 0, f"expected no instantiation, got {len(captures)}")
         expect([l["launch"] for l in meta["launches"]] == [0, 1], "both launches listed")

@@ -81,6 +81,10 @@ int main(int argc, char **argv) {
         ArgumentFacts{6, ArgumentKind::Sampler, std::string("s"), std::nullopt, std::nullopt, std::nullopt,
                       std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
     facts.aliases = {{0, 1}};
+    facts.hostCalls = {HostCallFacts{"clSetKernelArg", 3, "/usr/bin/example", 0x11a0, std::string("main"),
+                                     std::nullopt, std::nullopt},
+                       HostCallFacts{"clEnqueueNDRangeKernel", std::nullopt, "/usr/bin/example", 0x11f0,
+                                     std::string("main"), std::string("example.c"), 10 + launch}};
     auto index = (*rec)->append(inst, facts);
     if (!index) {
       std::fprintf(stderr, "%s\n", index.error().c_str());

@@ -35,6 +35,11 @@ Sidecar sample() {
       ArgumentFacts{3, ArgumentKind::NullBuffer, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                     std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   f.aliases = {{0, 1}};
+  f.hostCalls = {
+      HostCallFacts{"clSetKernelArg", 2, "/bin/app", 0x1234, std::string("main"), std::string("/src/app.c"),
+                    42},
+      HostCallFacts{"clEnqueueTask", std::nullopt, "/bin/app", 0x1300, std::nullopt, std::nullopt,
+                    std::nullopt}};
   s.launches.push_back(f);
   return s;
 }
@@ -59,6 +64,14 @@ TEST_CASE("sidecar: round trip", "[sidecar]") {
   REQUIRE(set.sidecar->launches.size() == 1);
   CHECK(set.sidecar->launches[0] == s.launches[0]);
   CHECK(serializeSidecar(*set.sidecar) == text);
+}
+
+TEST_CASE("sidecar: a host call has a file and a line, or neither", "[sidecar]") {
+  Json j = Json::parse(serializeSidecar(sample()));
+  j["launches"][0]["host_calls"][0].erase("line_number");
+  CHECK(errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+        std::vector<std::string>{"m.json: launches[0].host_calls[0].line_number: compilation_unit and "
+                                 "line_number come together"});
 }
 
 TEST_CASE("sidecar: rejects another format and newer versions", "[sidecar]") {

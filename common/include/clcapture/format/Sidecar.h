@@ -61,6 +61,19 @@ struct ArgumentFacts {
   std::optional<std::string> dataSkipped; ///< why captures.json has no `data` for this argument
 };
 
+/// One of the application's OpenCL calls behind a launch (SPEC §3 host_api_calls), with everything the
+/// layer learnt about its site. captures.json's host_api_calls lists only the calls that have a file and
+/// line (the seed requires both); this list has every call, also those from code without debug info.
+struct HostCallFacts {
+  std::string functionName;              ///< the OpenCL entry point called, e.g. clSetKernelArg
+  std::optional<std::uint32_t> argument; ///< clSetKernelArg: the argument index it set
+  std::string module;                    ///< the calling ELF file
+  std::uint64_t moduleOffset = 0;        ///< the return address's offset in that module
+  std::optional<std::string> caller;     ///< the calling function, from the symbol table
+  std::optional<std::string> compilationUnit; ///< from DWARF, as in captures.json
+  std::optional<std::uint64_t> lineNumber;
+};
+
 struct LaunchFacts {
   std::uint64_t launch = 0;                   ///< 0-based count of the process's launches (captured or not)
   std::optional<std::uint64_t> instantiation; ///< index in captures.json; absent: not verifiable
@@ -76,6 +89,8 @@ struct LaunchFacts {
   std::vector<ArgumentFacts> arguments;
   /// Groups of argument indices that refer to overlapping memory (same object, or sub-buffers that overlap).
   std::vector<std::vector<std::uint32_t>> aliases;
+  /// The application's calls that led to this launch, oldest first; empty when call sites are unknown.
+  std::vector<HostCallFacts> hostCalls;
 };
 
 struct ProcessFacts {
@@ -97,6 +112,7 @@ struct Sidecar {
 
 bool operator==(const DeviceFacts &a, const DeviceFacts &b);
 bool operator==(const ArgumentFacts &a, const ArgumentFacts &b);
+bool operator==(const HostCallFacts &a, const HostCallFacts &b);
 bool operator==(const LaunchFacts &a, const LaunchFacts &b);
 bool operator==(const SidecarHeader &a, const SidecarHeader &b);
 
