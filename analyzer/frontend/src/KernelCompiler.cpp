@@ -147,7 +147,7 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   std::vector<std::string> args{"-triple", triple, "-x", "cl", "-cl-std=CL1.2"};
   args.insert(args.end(), flags->clangArgs.begin(), flags->clangArgs.end());
   for (const char *fixed :
-       {"-finclude-default-header", "-cl-kernel-arg-info", "-O0", "-disable-O0-optnone", "-disable-llvm-passes",
+       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O0", "-disable-O0-optnone", "-disable-llvm-passes",
         "-ffp-contract=off", "-fno-caret-diagnostics", "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});

@@ -1,29 +1,37 @@
 //===- Normalizer.cpp - The normalisation pipeline ------------------------===//
 //
 // The pipeline, in order (new pass manager):
-//   1. keep reads alive: every read of non-private memory whose value may go unused gets a fake use;
+//   1. keep reads alive: every read of non-private memory gets a fake use, so that LLVM does not delete the
+//      ones whose value is unused (KeepReads.h; again after SROA, which splits struct copies into loads);
 //   2. inline: every defined function but the entry is internal and always_inline; AlwaysInliner, then
 //      GlobalDCE drops the other kernels, the inlined helpers and what only they used;
-//   3. per function: SROA (CFG preserved) and mem2reg put private scalars into SSA form; InferAddressSpaces
+//   3. per function: SROA (CFG preserved) and mem2reg put private scalars into SSA form; work-item queries
+//      (get_global_id(0), …) move to the entry, one call each (WorkItemCalls.h); InferAddressSpaces
 //      gives generic-pointer (OpenCL 2.0) accesses their real address space where it is evident;
 //      InstSimplify folds what that exposes; CfgCleanup folds constant branches; LoopSimplify canonicalises
 //      loops;
 //   4. the fake uses go.
-// None of these creates a load or store outside an alloca (private memory), moves one across a branch or a
-// call, or merges two: InstSimplify only replaces values and deletes dead instructions, CfgCleanup only
-// removes blocks no path reaches and edges between blocks, LoopSimplify only adds empty blocks and PHIs.
+// None of these adds an access to non-private memory, moves one across a branch or a call, or merges two:
+// SROA creates accesses only to allocas (private memory), except that it splits a struct copy into one
+// access per field of the same bytes at the same place; InstSimplify only replaces values and deletes dead
+// instructions; CfgCleanup only removes blocks no path reaches and edges between blocks; LoopSimplify only
+// adds empty blocks and PHIs; WorkItemCalls only moves calls that touch no memory.
+//
+// Loops are not rotated: rotation copies the header (and a load in `while (a[i])`) in front of the loop.
+// ScalarEvolution handles the top-tested form: in `for (i = 0; i < 16; ++i)` the backedge is taken 16 times
+// and the header runs 17 times (getSmallConstantTripCount says 17, getBackedgeTakenCount 16).
 //
 //===----------------------------------------------------------------------===//
 
 #include "clcapture/frontend/Normalizer.h"
 
 #include "CfgCleanup.h"
+#include "KeepReads.h"
+#include "WorkItemCalls.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
@@ -39,56 +47,8 @@ namespace clcapture::frontend {
 
 namespace {
 
-// SPIR address spaces (Clang's SPIR target): 0 private, 1 global, 2 constant, 3 local, 4 generic.
-constexpr unsigned kPrivate = 0;
+// SPIR's generic address space (OpenCL 2.0), which InferAddressSpaces resolves where it can.
 constexpr unsigned kGeneric = 4;
-
-constexpr const char *kKeepName = "clcapture.keep";
-
-/// A read whose result LLVM may delete when nothing uses it: a load of non-private memory, or a call that
-/// only reads memory (vloadn is declared `pure`).
-bool isDroppableRead(const llvm::Instruction &inst) {
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
-    return load->getPointerAddressSpace() != kPrivate;
-  if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
-    return !call->getType()->isVoidTy() && call->onlyReadsMemory() && !call->doesNotAccessMemory() &&
-           !llvm::isa<llvm::IntrinsicInst>(call);
-  return false;
-}
-
-/// A source read is an access even when its value is unused (`int x = a[i];` with x dead races like any
-/// other read), but InstSimplify and the dead-condition clean-up delete unused loads. Each such read gets a
-/// use by a call to an opaque function that touches no memory the program can see; removeKeepAlive undoes it.
-void addKeepAlive(llvm::Module &module) {
-  llvm::LLVMContext &context = module.getContext();
-  llvm::FunctionType *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), /*isVarArg=*/true);
-  llvm::Function *keep = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, kKeepName, module);
-  keep->setOnlyAccessesInaccessibleMemory();
-  keep->setDoesNotThrow();
-  keep->setWillReturn();
-  for (llvm::Function &function : module) {
-    if (function.isDeclaration())
-      continue;
-    std::vector<llvm::Instruction *> reads;
-    for (llvm::Instruction &inst : llvm::instructions(function))
-      if (isDroppableRead(inst))
-        reads.push_back(&inst);
-    for (llvm::Instruction *read : reads) {
-      llvm::IRBuilder<> builder(read->getNextNode());
-      llvm::CallInst *use = builder.CreateCall(keep, {read});
-      use->setDebugLoc(read->getDebugLoc());
-    }
-  }
-}
-
-void removeKeepAlive(llvm::Module &module) {
-  llvm::Function *keep = module.getFunction(kKeepName);
-  if (!keep)
-    return;
-  for (llvm::User *user : llvm::make_early_inc_range(keep->users()))
-    llvm::cast<llvm::Instruction>(user)->eraseFromParent();
-  keep->eraseFromParent();
-}
 
 /// Every function but the entry becomes internal and always_inline (other kernels too: one may call another,
 /// and one that is not called is dead once internal); nothing is optnone or noinline any more (Clang adds
@@ -144,6 +104,8 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   llvm::FunctionPassManager perFunction;
   perFunction.addPass(llvm::SROAPass(llvm::SROAOptions::PreserveCFG));
   perFunction.addPass(llvm::PromotePass());
+  perFunction.addPass(KeepReadsPass()); // the field loads SROA split a struct copy into
+  perFunction.addPass(WorkItemCallsPass());
   perFunction.addPass(llvm::InferAddressSpacesPass(kGeneric));
   perFunction.addPass(llvm::InstSimplifyPass());
   perFunction.addPass(CfgCleanupPass());
@@ -151,14 +113,14 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   perFunction.addPass(llvm::LoopSimplifyPass());
 
   llvm::ModulePassManager pipeline;
+  pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(KeepReadsPass()));
   pipeline.addPass(llvm::AlwaysInlinerPass(/*InsertLifetime=*/false));
   pipeline.addPass(llvm::GlobalDCEPass());
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(perFunction)));
 
-  addKeepAlive(module);
   prepareForInlining(module, entry);
   pipeline.run(module, modules);
-  removeKeepAlive(module);
+  removeKeepReads(module);
 
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);

@@ -9,7 +9,10 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <cstdint>
 #include <map>
+#include <utility>
+#include <vector>
 #include <string>
 #include <tuple>
 
@@ -43,12 +46,12 @@ inline frontend::CompiledKernel compileAndNormalize(const frontend::CompileReque
   return kernel;
 }
 
-/// What a memory access is, as the property tests count them: source line, address space, read or write.
-/// Calls to OpenCL builtins that touch memory (atomics, vload/vstore, async copies) count by callee instead.
+/// What a memory access is, as the property tests count it: source line, address space, and read, write,
+/// atomic or a call to a named builtin that touches memory (vload/vstore, atomics, async copies).
 struct AccessKey {
   unsigned line = 0;
   unsigned addressSpace = 0;
-  std::string what; ///< "load", "store", "atomicrmw", "cmpxchg", "memcpy", or "call <callee>"
+  std::string what;
 
   bool operator<(const AccessKey &o) const {
     return std::tie(line, addressSpace, what) < std::tie(o.line, o.addressSpace, o.what);
@@ -59,43 +62,80 @@ inline std::string describe(const AccessKey &key) {
   return "line " + std::to_string(key.line) + " addrspace(" + std::to_string(key.addressSpace) + ") " + key.what;
 }
 
-/// The static memory accesses of `function` outside private memory (address space 0), counted by key.
-inline std::map<AccessKey, unsigned> countAccesses(const llvm::Function &function) {
-  std::map<AccessKey, unsigned> counts;
-  for (const llvm::Instruction &inst : llvm::instructions(function)) {
-    unsigned line = inst.getDebugLoc() ? inst.getDebugLoc().getLine() : 0;
-    if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
-      if (load->getPointerAddressSpace() != 0)
-        ++counts[{line, load->getPointerAddressSpace(), "load"}];
-    } else if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
-      if (store->getPointerAddressSpace() != 0)
-        ++counts[{line, store->getPointerAddressSpace(), "store"}];
-    } else if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst)) {
-      ++counts[{line, rmw->getPointerAddressSpace(), "atomicrmw"}];
-    } else if (const auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
-      ++counts[{line, cas->getPointerAddressSpace(), "cmpxchg"}];
-    } else if (const auto *transfer = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) {
-      ++counts[{line, transfer->getDestAddressSpace(), "memintrinsic"}];
-    } else if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
-      const llvm::Function *callee = call->getCalledFunction();
-      if (callee && callee->isDeclaration() && !callee->isIntrinsic() && !call->doesNotAccessMemory())
-        ++counts[{line, 0, "call " + callee->getName().str()}];
+/// Static accesses of `function` to memory other than private (address space 0), in bytes per key for loads,
+/// stores and memory intrinsics (so that a struct copy split into one load per field counts the same bytes),
+/// and in instructions for atomics and builtin calls. Each count is multiplied by `times`.
+inline void countAccesses(const llvm::Function &function, unsigned times, std::map<AccessKey, std::uint64_t> &counts) {
+  const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+  auto bytes = [&](llvm::Type *type) { return layout.getTypeStoreSize(type).getFixedValue(); };
+  for (const llvm::BasicBlock &block : function)
+    for (const llvm::Instruction &inst : block) {
+      unsigned line = inst.getDebugLoc() ? inst.getDebugLoc().getLine() : 0;
+      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+        if (load->getPointerAddressSpace() != 0)
+          counts[{line, load->getPointerAddressSpace(), "read"}] += times * bytes(load->getType());
+      } else if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+        if (store->getPointerAddressSpace() != 0)
+          counts[{line, store->getPointerAddressSpace(), "write"}] +=
+              times * bytes(store->getValueOperand()->getType());
+      } else if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst)) {
+        counts[{line, rmw->getPointerAddressSpace(), "atomicrmw"}] += times;
+      } else if (const auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
+        counts[{line, cas->getPointerAddressSpace(), "cmpxchg"}] += times;
+      } else if (const auto *set = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) {
+        const auto *length = llvm::dyn_cast<llvm::ConstantInt>(set->getLength());
+        std::uint64_t size = length ? length->getZExtValue() : 1;
+        if (set->getDestAddressSpace() != 0)
+          counts[{line, set->getDestAddressSpace(), "write"}] += times * size;
+        if (const auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(set))
+          if (transfer->getSourceAddressSpace() != 0)
+            counts[{line, transfer->getSourceAddressSpace(), "read"}] += times * size;
+      } else if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+        const llvm::Function *callee = call->getCalledFunction();
+        if (callee && callee->isDeclaration() && !callee->isIntrinsic() && !call->doesNotAccessMemory())
+          counts[{line, 0, "call " + callee->getName().str()}] += times;
+      }
     }
+}
+
+/// How many times each defined function is inlined into `entry` (the number of call paths from it).
+inline std::map<const llvm::Function *, unsigned> inlinedCopies(const llvm::Function &entry) {
+  std::map<const llvm::Function *, unsigned> copies;
+  std::vector<std::pair<const llvm::Function *, unsigned>> work{{&entry, 1}};
+  while (!work.empty()) {
+    auto [function, times] = work.back();
+    work.pop_back();
+    copies[function] += times;
+    for (const llvm::BasicBlock &block : *function)
+      for (const llvm::Instruction &inst : block)
+        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (const llvm::Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+            work.emplace_back(callee, times);
   }
+  return copies;
+}
+
+/// The accesses the entry kernel performs, helpers counted once per call path (what inlining must give).
+inline std::map<AccessKey, std::uint64_t> accessesFromEntry(const llvm::Function &entry) {
+  std::map<AccessKey, std::uint64_t> counts;
+  for (const auto &[function, times] : inlinedCopies(entry))
+    countAccesses(*function, times, counts);
   return counts;
 }
 
-/// Every access of `before` whose count grew in `after`, or that `after` has and `before` has not.
-inline std::string accessesAdded(const std::map<AccessKey, unsigned> &before,
-                                 const std::map<AccessKey, unsigned> &after) {
-  std::string added;
-  for (const auto &[key, count] : after) {
-    auto it = before.find(key);
-    unsigned was = it == before.end() ? 0 : it->second;
-    if (count > was)
-      added += describe(key) + ": " + std::to_string(was) + " -> " + std::to_string(count) + "\n";
-  }
-  return added;
+/// Keys whose count in `after` differs from `before` in the direction given, one per line.
+inline std::string accessesChanged(const std::map<AccessKey, std::uint64_t> &before,
+                                   const std::map<AccessKey, std::uint64_t> &after, bool grown) {
+  std::string changed;
+  std::map<AccessKey, std::pair<std::uint64_t, std::uint64_t>> both;
+  for (const auto &[key, count] : before)
+    both[key].first = count;
+  for (const auto &[key, count] : after)
+    both[key].second = count;
+  for (const auto &[key, counts] : both)
+    if (grown ? counts.second > counts.first : counts.second < counts.first)
+      changed += describe(key) + ": " + std::to_string(counts.first) + " -> " + std::to_string(counts.second) + "\n";
+  return changed;
 }
 
 } // namespace clcapture::test

@@ -8,10 +8,11 @@
 // The pipeline never adds a memory access to a path that the source does not perform there, and never drops
 // one the source performs: a speculated load of global or local memory is a false race, a dropped one a
 // missed race (SPEC §4: `verified` is sound). Hence no LICM, GVN/PRE, SimplifyCFG (it hoists, sinks,
-// speculates and merges loads and stores), InstCombine, DSE/EarlyCSE, vectorisation or unrolling, and reads
-// whose value is unused survive (see Normalizer.cpp). Work-item functions, barriers, fences, atomics,
-// async copies and vload/vstore stay calls to their (mangled) OpenCL builtin declarations; every memory
-// access from the source keeps its debug location.
+// speculates and merges loads and stores), InstCombine, DSE/EarlyCSE, loop rotation, vectorisation or
+// unrolling, and reads whose value is unused survive. Work-item functions (moved to the entry, one call per
+// query), barriers, fences, atomics, async copies and vload/vstore stay calls to their (mangled) OpenCL
+// builtin declarations; every memory access from the source keeps its debug location. The pass list and
+// why each pass is safe: Normalizer.cpp.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
