@@ -2,14 +2,14 @@
 
 #include "clcapture/frontend/CompiledKernel.h"
 
-#include <llvm/Support/raw_ostream.h>
-
 #include <cassert>
+#include <llvm/Support/raw_ostream.h>
 
 namespace clcapture::frontend {
 
-CompiledKernel::CompiledKernel(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
-                               llvm::Function *entry, unsigned addressBits, std::vector<CompilerMessage> messages)
+CompiledKernel::CompiledKernel(std::unique_ptr<llvm::LLVMContext> context,
+                               std::unique_ptr<llvm::Module> module, llvm::Function *entry,
+                               unsigned addressBits, std::vector<CompilerMessage> messages)
     : m_context(std::move(context)), m_module(std::move(module)), m_entry(entry), m_addressBits(addressBits),
       m_messages(std::move(messages)) {
   assert(m_context && m_module && m_entry && "a compiled kernel has a context, a module and an entry");

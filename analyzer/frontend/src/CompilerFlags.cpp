@@ -18,11 +18,16 @@ bool isBlank(char c) {
 
 // OpenCL 1.2 §5.6.4 build options that `clang -cc1` understands and that may change the program's meaning
 // (macros such as __FAST_RELAXED_MATH__, floating-point semantics, the set of extensions). Passed unchanged.
-constexpr std::array<std::string_view, 10> kPassedThrough{
-    "-cl-single-precision-constant", "-cl-finite-math-only",   "-cl-unsafe-math-optimizations",
-    "-cl-fast-relaxed-math",         "-cl-mad-enable",         "-cl-no-signed-zeros",
-    "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-uniform-work-group-size", "-cl-opt-disable",
-    "-cl-strict-aliasing"};
+constexpr std::array<std::string_view, 10> kPassedThrough{"-cl-single-precision-constant",
+                                                          "-cl-finite-math-only",
+                                                          "-cl-unsafe-math-optimizations",
+                                                          "-cl-fast-relaxed-math",
+                                                          "-cl-mad-enable",
+                                                          "-cl-no-signed-zeros",
+                                                          "-cl-fp32-correctly-rounded-divide-sqrt",
+                                                          "-cl-uniform-work-group-size",
+                                                          "-cl-opt-disable",
+                                                          "-cl-strict-aliasing"};
 
 // Options that take their argument as the next word; ignored together with it.
 constexpr std::array<std::string_view, 4> kIgnoredWithArgument{"-x", "-include", "-s", "-o"};

@@ -6,7 +6,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-
 #include <vector>
 
 namespace clcapture::frontend {

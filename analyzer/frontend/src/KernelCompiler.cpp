@@ -4,19 +4,18 @@
 
 #include "clcapture/frontend/CompilerFlags.h"
 
+#include <algorithm>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <fstream>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
-
-#include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
@@ -147,8 +146,9 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   std::vector<std::string> args{"-triple", triple, "-x", "cl", "-cl-std=CL1.2"};
   args.insert(args.end(), flags->clangArgs.begin(), flags->clangArgs.end());
   for (const char *fixed :
-       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O0", "-disable-O0-optnone", "-disable-llvm-passes",
-        "-ffp-contract=off", "-fno-caret-diagnostics", "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
+       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O0",
+        "-disable-O0-optnone", "-disable-llvm-passes", "-ffp-contract=off", "-fno-caret-diagnostics",
+        "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
 
@@ -169,7 +169,8 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
         m.file = file;
     return failure(std::move(clangMessages));
   }
-  invocation->getPreprocessorOpts().addRemappedFile(file, llvm::MemoryBuffer::getMemBufferCopy(source, file).release());
+  invocation->getPreprocessorOpts().addRemappedFile(
+      file, llvm::MemoryBuffer::getMemBufferCopy(source, file).release());
   compiler.setInvocation(std::move(invocation));
 
   // Relative paths (the kernel file, -I dirs) resolve against the capture folder through a file system of

@@ -2,11 +2,10 @@
 
 #include "WorkItemCalls.h"
 
+#include <array>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
-
-#include <array>
 #include <map>
 #include <vector>
 
@@ -16,9 +15,10 @@ namespace {
 
 // OpenCL 1.2 §6.12.1 and OpenCL 2.0 §6.13.1: the work-item functions.
 constexpr std::array<std::string_view, 11> kWorkItemFunctions{
-    "get_work_dim",   "get_global_size", "get_global_id",     "get_local_size",          "get_local_id",
-    "get_num_groups", "get_group_id",    "get_global_offset", "get_enqueued_local_size", "get_global_linear_id",
-    "get_local_linear_id"};
+    "get_work_dim",         "get_global_size",    "get_global_id",
+    "get_local_size",       "get_local_id",       "get_num_groups",
+    "get_group_id",         "get_global_offset",  "get_enqueued_local_size",
+    "get_global_linear_id", "get_local_linear_id"};
 
 } // namespace
 

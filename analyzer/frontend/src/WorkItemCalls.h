@@ -10,7 +10,6 @@
 #pragma once
 
 #include <llvm/IR/PassManager.h>
-
 #include <string_view>
 
 namespace clcapture::frontend {

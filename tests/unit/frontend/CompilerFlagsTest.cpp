@@ -20,15 +20,17 @@ TEST_CASE("compiler_flags split like a shell, quotes honoured", "[frontend][flag
   CHECK_FALSE(splitShellWords("-D\"A=1"));
 }
 
-TEST_CASE("-D, -U, -I and -cl-std reach clang, joined or separate", "[frontend][flags]") {
-  auto flags = parseCompilerFlags("-DN=4 -D M -UX -I inc -Iinc2 -cl-std=CL2.0 -cl-mad-enable -cl-ext=+cl_khr_fp64");
+TEST_CASE("flags -D, -U, -I and -cl-std reach clang, joined or separate", "[frontend][flags]") {
+  auto flags =
+      parseCompilerFlags("-DN=4 -D M -UX -I inc -Iinc2 -cl-std=CL2.0 -cl-mad-enable -cl-ext=+cl_khr_fp64");
   REQUIRE(flags);
-  CHECK(flags->clangArgs == Words{"-D", "N=4", "-D", "M", "-U", "X", "-I", "inc", "-I", "inc2", "-cl-std=CL2.0",
-                                  "-cl-mad-enable", "-cl-ext=+cl_khr_fp64"});
+  CHECK(flags->clangArgs == Words{"-D", "N=4", "-D", "M", "-U", "X", "-I", "inc", "-I", "inc2",
+                                  "-cl-std=CL2.0", "-cl-mad-enable", "-cl-ext=+cl_khr_fp64"});
   CHECK(flags->notes.empty());
 }
 
-TEST_CASE("meaningless and vendor-specific flags are dropped with a note, never an error", "[frontend][flags]") {
+TEST_CASE("meaningless and vendor-specific flags are dropped with a note, never an error",
+          "[frontend][flags]") {
   auto flags = parseCompilerFlags("-cl-kernel-arg-info -cl-nv-verbose -cl-nv-maxrregcount=32 -w -Werror -O3 "
                                   "-cl-denorms-are-zero -x spir --bogus -D");
   REQUIRE(flags);
@@ -36,17 +38,19 @@ TEST_CASE("meaningless and vendor-specific flags are dropped with a note, never 
   std::vector<std::string> notes;
   for (const auto &n : flags->notes)
     notes.push_back(n.str());
-  CHECK(notes == Words{
-                     "note: ignored compiler flag '-cl-kernel-arg-info': clcapture always generates argument information",
-                     "note: ignored compiler flag '-cl-nv-verbose': vendor-specific",
-                     "note: ignored compiler flag '-cl-nv-maxrregcount=32': vendor-specific",
-                     "note: ignored compiler flag '-w': warning options do not affect verification",
-                     "note: ignored compiler flag '-Werror': warning options do not affect verification",
-                     "note: ignored compiler flag '-O3': the verifier compiles unoptimised with debug locations",
-                     "note: ignored compiler flag '-cl-denorms-are-zero': denormal handling does not affect races or "
-                     "barriers",
-                     "note: ignored compiler flag '-x spir'",
-                     "note: ignored unknown compiler flag '--bogus'",
-                     "note: ignored compiler flag '-D': missing argument",
-                 });
+  CHECK(notes ==
+        Words{
+            "note: ignored compiler flag '-cl-kernel-arg-info': clcapture always generates argument "
+            "information",
+            "note: ignored compiler flag '-cl-nv-verbose': vendor-specific",
+            "note: ignored compiler flag '-cl-nv-maxrregcount=32': vendor-specific",
+            "note: ignored compiler flag '-w': warning options do not affect verification",
+            "note: ignored compiler flag '-Werror': warning options do not affect verification",
+            "note: ignored compiler flag '-O3': the verifier compiles unoptimised with debug locations",
+            "note: ignored compiler flag '-cl-denorms-are-zero': denormal handling does not affect races or "
+            "barriers",
+            "note: ignored compiler flag '-x spir'",
+            "note: ignored unknown compiler flag '--bogus'",
+            "note: ignored compiler flag '-D': missing argument",
+        });
 }

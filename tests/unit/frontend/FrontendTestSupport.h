@@ -5,21 +5,20 @@
 #include "clcapture/frontend/Normalizer.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-
-#include <cstdint>
 #include <map>
-#include <utility>
-#include <vector>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace clcapture::test {
 
-inline frontend::CompileRequest kernelRequest(std::string source, std::string entry = "k", std::string flags = "",
-                                              unsigned addressBits = 64) {
+inline frontend::CompileRequest kernelRequest(std::string source, std::string entry = "k",
+                                              std::string flags = "", unsigned addressBits = 64) {
   frontend::CompileRequest request;
   request.captureDir = ".";
   request.kernelFile = "kernels/k.cl";
@@ -59,13 +58,15 @@ struct AccessKey {
 };
 
 inline std::string describe(const AccessKey &key) {
-  return "line " + std::to_string(key.line) + " addrspace(" + std::to_string(key.addressSpace) + ") " + key.what;
+  return "line " + std::to_string(key.line) + " addrspace(" + std::to_string(key.addressSpace) + ") " +
+         key.what;
 }
 
 /// Static accesses of `function` to memory other than private (address space 0), in bytes per key for loads,
 /// stores and memory intrinsics (so that a struct copy split into one load per field counts the same bytes),
 /// and in instructions for atomics and builtin calls. Each count is multiplied by `times`.
-inline void countAccesses(const llvm::Function &function, unsigned times, std::map<AccessKey, std::uint64_t> &counts) {
+inline void countAccesses(const llvm::Function &function, unsigned times,
+                          std::map<AccessKey, std::uint64_t> &counts) {
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   auto bytes = [&](llvm::Type *type) { return layout.getTypeStoreSize(type).getFixedValue(); };
   for (const llvm::BasicBlock &block : function)
@@ -134,7 +135,8 @@ inline std::string accessesChanged(const std::map<AccessKey, std::uint64_t> &bef
     both[key].second = count;
   for (const auto &[key, counts] : both)
     if (grown ? counts.second > counts.first : counts.second < counts.first)
-      changed += describe(key) + ": " + std::to_string(counts.first) + " -> " + std::to_string(counts.second) + "\n";
+      changed +=
+          describe(key) + ": " + std::to_string(counts.first) + " -> " + std::to_string(counts.second) + "\n";
   return changed;
 }
 

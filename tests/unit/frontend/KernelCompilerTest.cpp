@@ -5,7 +5,6 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
-
 #include <thread>
 
 using namespace clcapture;
@@ -45,7 +44,8 @@ TEST_CASE("a kernel compiles and its entry is found, with line and column on its
   CHECK(kernel.messages().empty());
   bool located = false;
   for (const llvm::Instruction &inst : llvm::instructions(kernel.entry()))
-    if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst); store && store->getPointerAddressSpace() == 1) {
+    if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+        store && store->getPointerAddressSpace() == 1) {
       REQUIRE(store->getDebugLoc());
       CHECK(store->getDebugLoc().getLine() == 3);
       CHECK(store->getDebugLoc().getCol() == 23);
@@ -55,15 +55,16 @@ TEST_CASE("a kernel compiles and its entry is found, with line and column on its
   CHECK(located);
 }
 
-TEST_CASE("-D from compiler_flags changes the program", "[frontend]") {
-  const std::string source = "#ifndef VAL\n#define VAL 7\n#endif\nkernel void k(global int *a) { a[0] = VAL; }\n";
+TEST_CASE("a -D from compiler_flags changes the program", "[frontend]") {
+  const std::string source =
+      "#ifndef VAL\n#define VAL 7\n#endif\nkernel void k(global int *a) { a[0] = VAL; }\n";
   CHECK(firstStoredConstant(compileOk(kernelRequest(source)).entry()) == 7);
   CHECK(firstStoredConstant(compileOk(kernelRequest(source, "k", "-DVAL=42")).entry()) == 42);
   CHECK(firstStoredConstant(compileOk(kernelRequest(source, "k", "-D 'VAL=(40 + 3)'")).entry()) == 43);
   CHECK(firstStoredConstant(compileOk(kernelRequest(source, "k", "-DVAL=42 -UVAL")).entry()) == 7);
 }
 
-TEST_CASE("-cl-std is honoured and OpenCL C 1.2 is the default", "[frontend]") {
+TEST_CASE("the -cl-std flag is honoured and OpenCL C 1.2 is the default", "[frontend]") {
   const std::string source = "kernel void k(global int *a) { a[0] = __OPENCL_C_VERSION__; }\n";
   CHECK(firstStoredConstant(compileOk(kernelRequest(source)).entry()) == 120);
   CHECK(firstStoredConstant(compileOk(kernelRequest(source, "k", "-cl-std=CL2.0")).entry()) == 200);
@@ -72,7 +73,8 @@ TEST_CASE("-cl-std is honoured and OpenCL C 1.2 is the default", "[frontend]") {
         "kernels/k.cl: error: invalid value 'CL9.9' in '-cl-std=CL9.9'");
 }
 
-TEST_CASE("#include finds headers next to the kernel, in the capture folder and in -I folders", "[frontend]") {
+TEST_CASE("#include finds headers next to the kernel, in the capture folder and in -I folders",
+          "[frontend]") {
   test::TempDir capture;
   test::writeFile(capture / "kernels/k.cl", "#include \"near.h\"\n#include <top.h>\n#include <extra.h>\n"
                                             "kernel void k(global int *a) { a[0] = NEAR + TOP + EXTRA; }\n");
@@ -126,7 +128,8 @@ TEST_CASE("a compile error is reported as file:line:col: error: message", "[fron
 }
 
 TEST_CASE("an unknown entry point is an error naming the program's kernels", "[frontend]") {
-  const std::string source = "void helper(void) {}\nkernel void b(void) {}\nkernel void a(void) { helper(); }\n";
+  const std::string source =
+      "void helper(void) {}\nkernel void b(void) {}\nkernel void a(void) { helper(); }\n";
   CHECK(compileError(kernelRequest(source, "nope")) ==
         "kernels/k.cl: error: no kernel named 'nope'; the program's kernels are 'a', 'b'");
   CHECK(compileError(kernelRequest(source, "helper")) ==
@@ -136,9 +139,9 @@ TEST_CASE("an unknown entry point is an error naming the program's kernels", "[f
 }
 
 TEST_CASE("vendor flags are ignored with notes; warnings are kept", "[frontend]") {
-  frontend::CompiledKernel kernel =
-      compileOk(kernelRequest("kernel void k(global int *a) { a[0] = 10000000000L; }\n", "k",
-                              "-cl-nv-verbose -cl-kernel-arg-info -w -Werror -cl-mad-enable -cl-fast-relaxed-math"));
+  frontend::CompiledKernel kernel = compileOk(
+      kernelRequest("kernel void k(global int *a) { a[0] = 10000000000L; }\n", "k",
+                    "-cl-nv-verbose -cl-kernel-arg-info -w -Werror -cl-mad-enable -cl-fast-relaxed-math"));
   std::vector<std::string> messages;
   for (const auto &m : kernel.messages())
     messages.push_back(m.str());

@@ -296,15 +296,17 @@ TEST_CASE("after normalisation ScalarEvolution finds a constant trip count", "[f
   CHECK(recurrence->getStepRecurrence(scev)->isOne());
 }
 
-TEST_CASE("after normalisation a grid-stride loop's index is an add-recurrence", "[frontend][normalize][scev]") {
+TEST_CASE("after normalisation a grid-stride loop's index is an add-recurrence",
+          "[frontend][normalize][scev]") {
   auto stride = GENERATE(as<std::string>{}, "size_t", "int");
   INFO("index type " << stride);
   frontend::CompiledKernel kernel =
       compileAndNormalize(kernelRequest("kernel void k(global float *a, int n) {\n"
                                         "  for (" +
-                                        stride + " i = get_global_id(0); i < n; i += get_global_size(0))\n"
-                                                 "    a[i] *= 2.0f;\n"
-                                                 "}\n"));
+                                        stride +
+                                        " i = get_global_id(0); i < n; i += get_global_size(0))\n"
+                                        "    a[i] *= 2.0f;\n"
+                                        "}\n"));
   llvm::Function &f = kernel.entry();
   llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(kernel.module().getTargetTriple()));
   llvm::TargetLibraryInfo library(libraryInfo);

@@ -1,5 +1,5 @@
-// Normalizer: one function per kernel, private scalars in SSA form, loops in loop-simplify form, builtins kept
-// as calls, every access located.
+// Normalizer: one function per kernel, private scalars in SSA form, loops in loop-simplify form, builtins
+// kept as calls, every access located.
 #include "FrontendTestSupport.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -33,14 +33,16 @@ template <typename Inst> unsigned countOf(const llvm::Function &function, unsign
   unsigned n = 0;
   for (const llvm::BasicBlock &block : function)
     for (const llvm::Instruction &inst : block)
-      if (const auto *access = llvm::dyn_cast<Inst>(&inst); access && access->getPointerAddressSpace() == addressSpace)
+      if (const auto *access = llvm::dyn_cast<Inst>(&inst);
+          access && access->getPointerAddressSpace() == addressSpace)
         ++n;
   return n;
 }
 
 } // namespace
 
-TEST_CASE("helpers are inlined into the entry; other kernels and dead helpers are removed", "[frontend][normalize]") {
+TEST_CASE("helpers are inlined into the entry; other kernels and dead helpers are removed",
+          "[frontend][normalize]") {
   frontend::CompiledKernel kernel = compileAndNormalize(kernelRequest(
       "int twice(int x) { return 2 * x; }\n"
       "void put(global int *p, size_t i, int v) { p[i] = twice(v); barrier(CLK_GLOBAL_MEM_FENCE); }\n"
@@ -57,15 +59,16 @@ TEST_CASE("helpers are inlined into the entry; other kernels and dead helpers ar
 }
 
 TEST_CASE("work-item queries become one call each, at the entry", "[frontend][normalize]") {
-  frontend::CompiledKernel kernel =
-      compileAndNormalize(kernelRequest("kernel void k(global int *a, int n) {\n"
-                                        "  for (int i = 0; i < n; ++i)\n"
-                                        "    if (get_local_id(0) == i) a[get_global_id(0)] = get_global_id(0);\n"
-                                        "  a[get_global_id(1)] = get_local_size(0);\n"
-                                        "}\n"));
+  frontend::CompiledKernel kernel = compileAndNormalize(
+      kernelRequest("kernel void k(global int *a, int n) {\n"
+                    "  for (int i = 0; i < n; ++i)\n"
+                    "    if (get_local_id(0) == i) a[get_global_id(0)] = get_global_id(0);\n"
+                    "  a[get_global_id(1)] = get_local_size(0);\n"
+                    "}\n"));
   std::vector<std::string> inEntry;
   for (const llvm::Instruction &inst : kernel.entry().getEntryBlock())
-    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && !call->getCalledFunction()->isIntrinsic())
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        call && !call->getCalledFunction()->isIntrinsic())
       inEntry.push_back(call->getCalledFunction()->getName().str());
   // In the order Clang emits them (the right-hand side of `=` first), get_global_id(0) once.
   CHECK(inEntry == std::vector<std::string>{"_Z12get_local_idj", "_Z13get_global_idj", "_Z14get_local_sizej",
@@ -75,13 +78,13 @@ TEST_CASE("work-item queries become one call each, at the entry", "[frontend][no
 
 TEST_CASE("private scalars become SSA values; private arrays indexed at run time stay in memory",
           "[frontend][normalize]") {
-  frontend::CompiledKernel kernel =
-      compileAndNormalize(kernelRequest("kernel void k(global int *a, int n) {\n"
-                                        "  int sum = 0; float f = 1.0f; int table[8];\n"
-                                        "  for (int i = 0; i < 8; ++i) table[i] = a[i];\n"
-                                        "  for (int i = 0; i < n; ++i) { sum += table[(i * 3) % 8]; f *= 2.0f; }\n"
-                                        "  a[0] = sum + (int)f;\n"
-                                        "}\n"));
+  frontend::CompiledKernel kernel = compileAndNormalize(
+      kernelRequest("kernel void k(global int *a, int n) {\n"
+                    "  int sum = 0; float f = 1.0f; int table[8];\n"
+                    "  for (int i = 0; i < 8; ++i) table[i] = a[i];\n"
+                    "  for (int i = 0; i < n; ++i) { sum += table[(i * 3) % 8]; f *= 2.0f; }\n"
+                    "  a[0] = sum + (int)f;\n"
+                    "}\n"));
   unsigned scalarAllocas = 0, arrayAllocas = 0;
   for (const llvm::Instruction &inst : kernel.entry().getEntryBlock())
     if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
@@ -91,17 +94,18 @@ TEST_CASE("private scalars become SSA values; private arrays indexed at run time
   CHECK(countOf<llvm::LoadInst>(kernel.entry(), 0) == 1); // table[(i * 3) % 8]
 }
 
-TEST_CASE("every access to global, constant and local memory keeps its debug location", "[frontend][normalize]") {
-  frontend::CompiledKernel kernel = compileAndNormalize(
-      kernelRequest("constant int weights[4] = {1, 2, 3, 4};\n"
-                    "int at(constant int *w, int i) { return w[i & 3]; }\n"
-                    "kernel void k(global int *a, local int *tmp) {\n"
-                    "  int l = get_local_id(0);\n"
-                    "  tmp[l] = a[get_global_id(0)];\n"
-                    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                    "  a[get_global_id(0)] = tmp[(l + 1) % 4] * at(weights, l);\n"
-                    "  atomic_add(&a[0], 1);\n"
-                    "}\n"));
+TEST_CASE("every access to global, constant and local memory keeps its debug location",
+          "[frontend][normalize]") {
+  frontend::CompiledKernel kernel =
+      compileAndNormalize(kernelRequest("constant int weights[4] = {1, 2, 3, 4};\n"
+                                        "int at(constant int *w, int i) { return w[i & 3]; }\n"
+                                        "kernel void k(global int *a, local int *tmp) {\n"
+                                        "  int l = get_local_id(0);\n"
+                                        "  tmp[l] = a[get_global_id(0)];\n"
+                                        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                        "  a[get_global_id(0)] = tmp[(l + 1) % 4] * at(weights, l);\n"
+                                        "  atomic_add(&a[0], 1);\n"
+                                        "}\n"));
   unsigned checked = 0;
   for (const llvm::BasicBlock &block : kernel.entry())
     for (const llvm::Instruction &inst : block) {
@@ -127,7 +131,8 @@ TEST_CASE("reads whose value is unused are kept: a racy read is a race", "[front
                                                                       "  float4 v = vload4(1, a);\n"
                                                                       "}\n"));
   CHECK(countOf<llvm::LoadInst>(kernel.entry(), 1) == 1);
-  CHECK(calledFunctions(kernel.entry()) == std::vector<std::string>{"_Z13get_global_idj", "_Z6vload4mPU3AS1Kf"});
+  CHECK(calledFunctions(kernel.entry()) ==
+        std::vector<std::string>{"_Z13get_global_idj", "_Z6vload4mPU3AS1Kf"});
 }
 
 TEST_CASE("branches on -D constants are folded; the dead side's accesses are gone", "[frontend][normalize]") {
@@ -152,17 +157,18 @@ TEST_CASE("generic pointers (OpenCL 2.0) get the address space they point to", "
   CHECK(countOf<llvm::StoreInst>(kernel.entry(), 4) == 0);
 }
 
-TEST_CASE("loops are in loop-simplify form: preheader, single latch, dedicated exits", "[frontend][normalize]") {
-  frontend::CompiledKernel kernel =
-      compileAndNormalize(kernelRequest("kernel void k(global int *a, int n) {\n"
-                                        "  for (int i = 0; i < n; ++i) {\n"
-                                        "    if (a[i] < 0) continue;\n"
-                                        "    if (a[i] == 42) break;\n"
-                                        "    for (int j = 0; j < i; ++j) { if (a[j] == 0) return; a[j] += 1; }\n"
-                                        "  }\n"
-                                        "  int w = 0; while (a[w] != 0) ++w;\n"
-                                        "  do { a[w] = 0; } while (--w > 0);\n"
-                                        "}\n"));
+TEST_CASE("loops are in loop-simplify form: preheader, single latch, dedicated exits",
+          "[frontend][normalize]") {
+  frontend::CompiledKernel kernel = compileAndNormalize(
+      kernelRequest("kernel void k(global int *a, int n) {\n"
+                    "  for (int i = 0; i < n; ++i) {\n"
+                    "    if (a[i] < 0) continue;\n"
+                    "    if (a[i] == 42) break;\n"
+                    "    for (int j = 0; j < i; ++j) { if (a[j] == 0) return; a[j] += 1; }\n"
+                    "  }\n"
+                    "  int w = 0; while (a[w] != 0) ++w;\n"
+                    "  do { a[w] = 0; } while (--w > 0);\n"
+                    "}\n"));
   llvm::DominatorTree dominators(kernel.entry());
   llvm::LoopInfo loops(dominators);
   unsigned count = 0;
@@ -179,7 +185,8 @@ TEST_CASE("recursion is reported, not hidden", "[frontend][normalize]") {
                                     "kernel void k(global int *a) { a[0] = f(a[1]); }\n"));
   format::Status status = frontend::Normalizer::normalize(kernel);
   REQUIRE_FALSE(status);
-  CHECK(status.error() == "kernel 'k' still calls 'f' after inlining: recursion is not supported (OpenCL 1.2 §6.9)");
+  CHECK(status.error() ==
+        "kernel 'k' still calls 'f' after inlining: recursion is not supported (OpenCL 1.2 §6.9)");
 }
 
 TEST_CASE("the normalised module prints the same for the same input", "[frontend][normalize]") {

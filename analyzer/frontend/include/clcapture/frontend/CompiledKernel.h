@@ -12,7 +12,6 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-
 #include <memory>
 #include <string>
 #include <vector>

@@ -18,9 +18,9 @@ const char *toString(MessageLevel level);
 
 struct CompilerMessage {
   MessageLevel level = MessageLevel::Error;
-  std::string file;             ///< relative to the capture folder; empty for messages about no file
+  std::string file;              ///< relative to the capture folder; empty for messages about no file
   unsigned line = 0, column = 0; ///< 1-based; 0 when the message has no position
-  std::string text;             ///< lower-case, no final period
+  std::string text;              ///< lower-case, no final period
 
   /// `file[:line[:col]]: level: text`, or `level: text` without a file.
   std::string str() const;

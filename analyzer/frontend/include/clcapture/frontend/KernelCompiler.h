@@ -8,10 +8,10 @@
 // Clang runs as `clang -cc1 -triple spir[64]-unknown-unknown -x cl -cl-std=CL1.2 <flags>
 // -finclude-default-header -fdeclare-opencl-builtins -cl-kernel-arg-info -O0 -disable-O0-optnone
 // -disable-llvm-passes -ffp-contract=off -debug-info-kind=limited`: builtins declared as Clang's driver does
-// by default (opencl-c-base.h plus on-demand declarations, 5x faster than parsing opencl-c.h); no optimisation
-// of Clang's own, because an optimiser may move memory accesses and the verifier must see those the source
-// performs (Normalizer.h lists the passes that do run). SPIR has no LLVM backend and none is needed to emit
-// IR, so no LLVM target is initialised.
+// by default (opencl-c-base.h plus on-demand declarations, 5x faster than parsing opencl-c.h); no
+// optimisation of Clang's own, because an optimiser may move memory accesses and the verifier must see those
+// the source performs (Normalizer.h lists the passes that do run). SPIR has no LLVM backend and none is
+// needed to emit IR, so no LLVM target is initialised.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
