@@ -73,7 +73,7 @@ TEST_CASE("the -cl-std flag is honoured and OpenCL C 1.2 is the default", "[fron
         "kernels/k.cl: error: invalid value 'CL9.9' in '-cl-std=CL9.9'");
 }
 
-TEST_CASE("#include finds headers next to the kernel, in the capture folder and in -I folders",
+TEST_CASE("an include finds headers next to the kernel, in the capture folder and in -I folders",
           "[frontend]") {
   test::TempDir capture;
   test::writeFile(capture / "kernels/k.cl", "#include \"near.h\"\n#include <top.h>\n#include <extra.h>\n"
@@ -117,7 +117,7 @@ TEST_CASE("the device's address bits choose spir or spir64", "[frontend]") {
         "kernels/k.cl: error: unsupported device address bits 16 (expected 32 or 64)");
 }
 
-TEST_CASE("a compile error is reported as file:line:col: error: message", "[frontend]") {
+TEST_CASE("a compile error is reported with file, line and column", "[frontend]") {
   std::string error = compileError(kernelRequest("kernel void k(global int *a) {\n"
                                                  "  int y = 0;\n"
                                                  "  a[y] = x;\n"
@@ -138,7 +138,7 @@ TEST_CASE("an unknown entry point is an error naming the program's kernels", "[f
         "kernels/k.cl: error: no kernel named 'k'; the program defines no kernel");
 }
 
-TEST_CASE("vendor flags are ignored with notes; warnings are kept", "[frontend]") {
+TEST_CASE("vendor flags are ignored with notes and warnings are kept", "[frontend]") {
   frontend::CompiledKernel kernel = compileOk(
       kernelRequest("kernel void k(global int *a) { a[0] = 10000000000L; }\n", "k",
                     "-cl-nv-verbose -cl-kernel-arg-info -w -Werror -cl-mad-enable -cl-fast-relaxed-math"));

@@ -41,7 +41,7 @@ template <typename Inst> unsigned countOf(const llvm::Function &function, unsign
 
 } // namespace
 
-TEST_CASE("helpers are inlined into the entry; other kernels and dead helpers are removed",
+TEST_CASE("helpers are inlined into the entry, other kernels and dead helpers are removed",
           "[frontend][normalize]") {
   frontend::CompiledKernel kernel = compileAndNormalize(kernelRequest(
       "int twice(int x) { return 2 * x; }\n"
@@ -76,7 +76,7 @@ TEST_CASE("work-item queries become one call each, at the entry", "[frontend][no
   CHECK(calledFunctions(kernel.entry()).size() == 4); // no other call anywhere
 }
 
-TEST_CASE("private scalars become SSA values; private arrays indexed at run time stay in memory",
+TEST_CASE("private scalars become SSA values and private arrays indexed at run time stay in memory",
           "[frontend][normalize]") {
   frontend::CompiledKernel kernel = compileAndNormalize(
       kernelRequest("kernel void k(global int *a, int n) {\n"
@@ -125,7 +125,7 @@ TEST_CASE("every access to global, constant and local memory keeps its debug loc
   CHECK(checked == 7); // 2 loads and 2 stores outside, the constant read, the barrier, atomic_add
 }
 
-TEST_CASE("reads whose value is unused are kept: a racy read is a race", "[frontend][normalize]") {
+TEST_CASE("reads whose value is unused are kept because a racy read is a race", "[frontend][normalize]") {
   frontend::CompiledKernel kernel = compileAndNormalize(kernelRequest("kernel void k(global float *a) {\n"
                                                                       "  float x = a[get_global_id(0)];\n"
                                                                       "  float4 v = vload4(1, a);\n"
@@ -135,7 +135,8 @@ TEST_CASE("reads whose value is unused are kept: a racy read is a race", "[front
         std::vector<std::string>{"_Z13get_global_idj", "_Z6vload4mPU3AS1Kf"});
 }
 
-TEST_CASE("branches on -D constants are folded; the dead side's accesses are gone", "[frontend][normalize]") {
+TEST_CASE("branches on -D constants are folded and the dead side's accesses are gone",
+          "[frontend][normalize]") {
   const std::string source = "kernel void k(global int *a) {\n"
                              "  if (N > 4) a[0] = 1; else a[1] = 2;\n"
                              "  switch (N) { case 8: a[2] = 3; break; default: a[3] = 4; }\n"
@@ -157,7 +158,7 @@ TEST_CASE("generic pointers (OpenCL 2.0) get the address space they point to", "
   CHECK(countOf<llvm::StoreInst>(kernel.entry(), 4) == 0);
 }
 
-TEST_CASE("loops are in loop-simplify form: preheader, single latch, dedicated exits",
+TEST_CASE("loops are in loop-simplify form with preheader, single latch and dedicated exits",
           "[frontend][normalize]") {
   frontend::CompiledKernel kernel = compileAndNormalize(
       kernelRequest("kernel void k(global int *a, int n) {\n"
