@@ -2,6 +2,8 @@
 
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include "clcapture/frontend/CfgCleanup.h"
+#include "clcapture/frontend/KeepReads.h"
 #include "clcapture/model/Builtins.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -13,15 +15,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/SCCP.h>
-#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/InstSimplifyPass.h>
 
 #include <cstring>
@@ -142,18 +141,6 @@ unsigned markSmallLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev, unsi
   return marked;
 }
 
-llvm::SimplifyCFGOptions safeCfgOptions() {
-  // CFG cleanup that moves no instruction across a branch: no hoisting, sinking or speculation (each could
-  // execute an access on a path where the source does not).
-  return llvm::SimplifyCFGOptions()
-      .hoistCommonInsts(false)
-      .sinkCommonInsts(false)
-      .convertSwitchToLookupTable(false)
-      .needCanonicalLoops(true)
-      .setSimplifyCondBranch(true)
-      .forwardSwitchCondToPhi(false);
-}
-
 } // namespace
 
 SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &launch,
@@ -173,13 +160,16 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
 
+  // Reads whose value is unused must survive (they can race): InstSimplify and the unroller delete dead
+  // loads, so each read keeps a use until the end (frontend/KeepReads.h). CFG clean-up is the frontend's,
+  // which never moves an instruction (SimplifyCFG speculates loads and stores).
   auto simplify = [&] {
     llvm::FunctionPassManager fpm;
+    fpm.addPass(frontend::KeepReadsPass());
     fpm.addPass(llvm::InstSimplifyPass());
     fpm.addPass(llvm::SCCPPass());
-    fpm.addPass(llvm::SimplifyCFGPass(safeCfgOptions()));
+    fpm.addPass(frontend::CfgCleanupPass());
     fpm.addPass(llvm::InstSimplifyPass());
-    fpm.addPass(llvm::ADCEPass());
     fpm.addPass(llvm::LoopSimplifyPass());
     fpm.addPass(llvm::LCSSAPass());
     fpm.run(kernel, fam);
@@ -202,6 +192,7 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     simplify();
   }
   fam.invalidate(kernel, llvm::PreservedAnalyses::none());
+  frontend::removeKeepReads(*kernel.getParent());
   return report;
 }
 

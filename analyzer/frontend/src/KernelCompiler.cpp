@@ -1,0 +1,206 @@
+//===- KernelCompiler.cpp - Captured OpenCL C to an LLVM module ----------===//
+
+#include "clcapture/frontend/KernelCompiler.h"
+
+#include "clcapture/frontend/CompilerFlags.h"
+
+#include <algorithm>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <fstream>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/CallingConv.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <sstream>
+#include <system_error>
+
+namespace clcapture::frontend {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Records Clang's diagnostics in order, as CompilerMessages naming files relative to the capture folder.
+class MessageCollector : public clang::DiagnosticConsumer {
+public:
+  MessageCollector(std::vector<CompilerMessage> &out, std::string captureDir)
+      : m_out(out), m_captureDir(std::move(captureDir)) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info); // keeps the error and warning counts
+    if (level == clang::DiagnosticsEngine::Ignored)
+      return;
+    llvm::SmallString<256> text;
+    info.FormatDiagnostic(text);
+    CompilerMessage message;
+    message.level = level >= clang::DiagnosticsEngine::Error     ? MessageLevel::Error
+                    : level == clang::DiagnosticsEngine::Warning ? MessageLevel::Warning
+                                                                 : MessageLevel::Note;
+    message.text = std::string(text.str());
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      clang::PresumedLoc where = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (where.isValid()) {
+        message.file = displayPath(where.getFilename());
+        message.line = where.getLine();
+        message.column = where.getColumn();
+      }
+    }
+    m_out.push_back(std::move(message));
+  }
+
+private:
+  /// Paths as the capture names them: "./x.h" is "x.h", and a path inside the capture folder is relative.
+  std::string displayPath(std::string path) const {
+    if (path.rfind(m_captureDir + "/", 0) == 0)
+      path.erase(0, m_captureDir.size() + 1);
+    while (path.rfind("./", 0) == 0)
+      path.erase(0, 2);
+    return path;
+  }
+
+  std::vector<CompilerMessage> &m_out;
+  std::string m_captureDir;
+};
+
+format::Failure failure(std::vector<CompilerMessage> messages) {
+  return format::fail(joinMessages(messages));
+}
+
+CompilerMessage error(const std::string &file, std::string text) {
+  return CompilerMessage{MessageLevel::Error, file, 0, 0, std::move(text)};
+}
+
+std::optional<std::string> readText(const fs::path &path, std::string &why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec(errno, std::generic_category());
+    why = ec.message();
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Names of the kernels (spir_kernel definitions) of `module`, sorted, for "no kernel named …" messages.
+std::string kernelNames(const llvm::Module &module) {
+  std::vector<std::string> names;
+  for (const llvm::Function &f : module)
+    if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+      names.push_back(f.getName().str());
+  if (names.empty())
+    return "the program defines no kernel";
+  std::sort(names.begin(), names.end());
+  std::string out = "the program's kernels are";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? " '" : ", '") + names[i] + "'";
+  return out;
+}
+
+} // namespace
+
+KernelCompiler::KernelCompiler() : KernelCompiler(CLCAPTURE_CLANG_RESOURCE_DIR) {}
+
+KernelCompiler::KernelCompiler(std::string resourceDir) : m_resourceDir(std::move(resourceDir)) {}
+
+format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &request) const {
+  const std::string &file = request.kernelFile;
+  if (request.addressBits != 0 && request.addressBits != 32 && request.addressBits != 64)
+    return failure({error(file, "unsupported device address bits " + std::to_string(request.addressBits) +
+                                    " (expected 32 or 64)")});
+  // OpenCL 1.2 §6.1.1: size_t and pointers are as wide as the device's address space.
+  const char *triple = request.addressBits == 32 ? "spir-unknown-unknown" : "spir64-unknown-unknown";
+
+  std::error_code ec;
+  fs::path captureDir = fs::absolute(request.captureDir.empty() ? fs::path(".") : request.captureDir, ec);
+  captureDir = captureDir.lexically_normal();
+  std::string captureDirText = captureDir.string();
+  while (captureDirText.size() > 1 && captureDirText.back() == '/')
+    captureDirText.pop_back();
+
+  std::string source;
+  if (request.sourceText) {
+    source = *request.sourceText;
+  } else {
+    std::string why;
+    std::optional<std::string> text = readText(captureDir / file, why);
+    if (!text)
+      return failure({error(file, "cannot read the kernel file: " + why)});
+    source = std::move(*text);
+  }
+
+  auto flags = parseCompilerFlags(request.compilerFlags);
+  if (!flags)
+    return failure({error(file, flags.error())});
+
+  // The kernel file's folder, relative like the file, so headers found there are named like it.
+  std::string kernelDir = fs::path(file).parent_path().string();
+  if (kernelDir.empty())
+    kernelDir = ".";
+
+  std::vector<std::string> args{"-triple", triple, "-x", "cl", "-cl-std=CL1.2"};
+  args.insert(args.end(), flags->clangArgs.begin(), flags->clangArgs.end());
+  for (const char *fixed :
+       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O0",
+        "-disable-O0-optnone", "-disable-llvm-passes", "-ffp-contract=off", "-fno-caret-diagnostics",
+        "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
+    args.emplace_back(fixed);
+  args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
+
+  std::vector<CompilerMessage> messages = flags->notes;
+  std::vector<CompilerMessage> clangMessages;
+  clang::CompilerInstance compiler;
+  compiler.createDiagnostics(new MessageCollector(clangMessages, captureDirText), /*ShouldOwnClient=*/true);
+  std::vector<const char *> argv;
+  argv.reserve(args.size());
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  bool argsOk = clang::CompilerInvocation::CreateFromArgs(*invocation, argv, compiler.getDiagnostics());
+  if (!argsOk || compiler.getDiagnostics().hasErrorOccurred()) {
+    // A bad value such as -cl-std=CL9.9: Clang's message names the option, the file names the program.
+    for (CompilerMessage &m : clangMessages)
+      if (m.file.empty())
+        m.file = file;
+    return failure(std::move(clangMessages));
+  }
+  invocation->getPreprocessorOpts().addRemappedFile(
+      file, llvm::MemoryBuffer::getMemBufferCopy(source, file).release());
+  compiler.setInvocation(std::move(invocation));
+
+  // Relative paths (the kernel file, -I dirs) resolve against the capture folder through a file system of
+  // our own: the process's working directory is shared by every thread and never changed.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files(llvm::vfs::createPhysicalFileSystem().release());
+  if (std::error_code cwd = files->setCurrentWorkingDirectory(captureDirText))
+    return failure({error(file, "cannot use the capture folder '" + captureDirText + "': " + cwd.message())});
+  compiler.createFileManager(files);
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  clang::EmitLLVMOnlyAction action(context.get());
+  bool compiled = compiler.ExecuteAction(action);
+  std::unique_ptr<llvm::Module> module = compiled ? action.takeModule() : nullptr;
+  if (!module || compiler.getDiagnostics().hasErrorOccurred()) {
+    std::vector<CompilerMessage> errors;
+    // Errors with the notes that explain them; warnings belong to a successful compilation only.
+    for (CompilerMessage &m : clangMessages)
+      if (m.level != MessageLevel::Warning)
+        errors.push_back(std::move(m));
+    if (errors.empty())
+      errors.push_back(error(file, "clang could not compile the program"));
+    return failure(std::move(errors));
+  }
+  messages.insert(messages.end(), clangMessages.begin(), clangMessages.end());
+
+  llvm::Function *entry = module->getFunction(request.entryPoint);
+  if (!entry || entry->isDeclaration() || entry->getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+    return failure({error(file, "no kernel named '" + request.entryPoint + "'; " + kernelNames(*module))});
+  unsigned addressBits = request.addressBits == 32 ? 32 : 64;
+  return CompiledKernel(std::move(context), std::move(module), entry, addressBits, std::move(messages));
+}
+
+} // namespace clcapture::frontend
