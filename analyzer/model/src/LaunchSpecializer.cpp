@@ -8,6 +8,7 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -129,10 +130,15 @@ unsigned markSmallLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev, unsi
   unsigned marked = 0;
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
     unsigned trip = scev.getSmallConstantTripCount(loop);
-    if (trip == 0 || trip > maxTrip || loop->getLoopID())
+    if (trip == 0 || trip > maxTrip || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
       continue;
+    // Clang already gives loops an id (llvm.loop.mustprogress …): keep its properties, add ours.
     llvm::LLVMContext &ctx = loop->getHeader()->getContext();
-    llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, llvm::MDString::get(ctx, "llvm.loop.unroll.full"))};
+    llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
+    if (llvm::MDNode *old = loop->getLoopID())
+      for (unsigned i = 1; i < old->getNumOperands(); ++i)
+        ops.push_back(old->getOperand(i));
+    ops.push_back(llvm::MDNode::get(ctx, llvm::MDString::get(ctx, "llvm.loop.unroll.full")));
     llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
     id->replaceOperandWith(0, id);
     loop->setLoopID(id);

@@ -11,8 +11,4 @@ report::InstantiationResult PlaceholderAnalyzer::analyze(const AnalysisRequest &
   return r;
 }
 
-std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() {
-  return std::make_unique<PlaceholderAnalyzer>();
-}
-
 } // namespace clcapture::pipeline

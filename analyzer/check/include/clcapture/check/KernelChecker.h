@@ -1,0 +1,41 @@
+//===- KernelChecker.h - Which queries to ask, and their answers as findings -*- C++ -*-===//
+//
+// SPEC §4–5 over one encoded launch:
+// - barrier divergence: for every barrier, can two work-items of one group disagree on reaching it;
+// - data races: for every pair of access sites to the same memory space where at least one writes and not
+//   both are atomic, can two distinct work-items make them overlap — in one group and one barrier interval
+//   (for the fence of that memory), or, for global memory, in different groups; a write-write race whose
+//   writers always store the same value is benign.
+// A satisfiable exact query is a finding with its witness; a satisfiable query that went through an
+// abstraction, or one the solver could not decide, leaves the launch undecided (verdict unknown, reason
+// given); all unsatisfiable is a proof.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/encode/KernelEncoding.h"
+#include "clcapture/report/AnalysisResult.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::check {
+
+struct CheckContext {
+  std::string kernelFile;               ///< as captures.json names it: locations in this file use this name
+  std::vector<std::string> sourceLines; ///< the kernel file's lines, for the report's `source`
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+struct CheckOutcome {
+  std::vector<report::Finding> findings;
+  std::vector<std::string> undecided; ///< why some query was not decided, one line each
+  bool timedOut = false;
+  unsigned queries = 0;
+};
+
+CheckOutcome checkKernel(encode::KernelEncoding &encoding, const CheckContext &context);
+
+} // namespace clcapture::check

@@ -1,0 +1,21 @@
+//===- KernelAnalyzer.h - clcapture-verify's analysis of one launch -*- C++ -*-===//
+//
+// frontend → model → encode → check for one instantiation: compile the captured kernel with its flags
+// (error: the kernel does not compile), normalise it, specialise it to the captured launch, encode the two
+// work-items into CVC5 (unknown: a construct the method does not cover, named), ask every divergence and
+// race query (findings with witnesses; unknown when a possible defect depends on an abstraction or the
+// solver gives up), within the --timeout.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clcapture/pipeline/InstantiationAnalyzer.h"
+
+namespace clcapture::pipeline {
+
+class KernelAnalyzer : public InstantiationAnalyzer {
+public:
+  report::InstantiationResult analyze(const AnalysisRequest &request) override;
+};
+
+} // namespace clcapture::pipeline

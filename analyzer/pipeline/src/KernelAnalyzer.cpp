@@ -1,0 +1,113 @@
+//===- KernelAnalyzer.cpp - clcapture-verify's analysis of one launch -----===//
+
+#include "clcapture/pipeline/KernelAnalyzer.h"
+
+#include "clcapture/check/KernelChecker.h"
+#include "clcapture/encode/KernelEncoding.h"
+#include "clcapture/frontend/KernelCompiler.h"
+#include "clcapture/frontend/Normalizer.h"
+#include "clcapture/model/LaunchConfig.h"
+#include "clcapture/model/LaunchSpecializer.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace clcapture::pipeline {
+
+namespace {
+
+std::vector<std::string> readLines(const std::filesystem::path &path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+void writeFile(const std::filesystem::path &path, const std::string &text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+report::InstantiationResult fail(report::Verdict verdict, report::ErrorKind kind, std::string reason) {
+  report::InstantiationResult r;
+  r.verdict = verdict;
+  r.errorKind = kind;
+  r.reason = std::move(reason);
+  return r;
+}
+
+/// At most `n` reasons, then how many more.
+std::string summarise(const std::vector<std::string> &reasons, std::size_t n = 3) {
+  std::string out;
+  for (std::size_t i = 0; i < reasons.size() && i < n; ++i)
+    out += (i ? "; " : "") + reasons[i];
+  if (reasons.size() > n)
+    out += "; and " + std::to_string(reasons.size() - n) + " more";
+  return out;
+}
+
+} // namespace
+
+report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &request) {
+  const format::Instantiation &inst = *request.instantiation;
+  auto launch = model::makeLaunchConfig(inst, request.facts, request.captureDir);
+  if (!launch)
+    return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + launch.error());
+
+  static const frontend::KernelCompiler compiler;
+  frontend::CompileRequest compile;
+  compile.captureDir = request.captureDir;
+  compile.kernelFile = inst.kernelFile;
+  compile.compilerFlags = inst.compilerFlags.value_or("");
+  compile.entryPoint = inst.entryPoint;
+  compile.addressBits = launch->addressBits;
+  auto kernel = compiler.compile(compile);
+  if (!kernel)
+    return fail(report::Verdict::Error, report::ErrorKind::Compile, kernel.error());
+  if (auto normalized = frontend::Normalizer::normalize(*kernel); !normalized)
+    return fail(report::Verdict::Unknown, report::ErrorKind::None, normalized.error());
+  model::specializeToLaunch(kernel->entry(), *launch);
+  if (request.options.dumpIrDir)
+    writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),
+              frontend::printModule(kernel->module()));
+
+  encode::EncodeOptions encodeOptions;
+  if (request.deadline) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline -
+                                                                      std::chrono::steady_clock::now());
+    encodeOptions.queryTimeoutMs = static_cast<unsigned>(std::max<long long>(1, left.count()));
+  }
+  auto encoding = encode::KernelEncoding::encode(kernel->entry(), *launch, encodeOptions);
+  if (!encoding)
+    return fail(report::Verdict::Unknown, report::ErrorKind::None, "not covered by the analysis: " + encoding.error());
+
+  check::CheckContext context;
+  context.kernelFile = inst.kernelFile;
+  context.sourceLines = readLines(request.kernelSourcePath);
+  context.deadline = request.deadline;
+  check::CheckOutcome outcome = check::checkKernel(**encoding, context);
+  if (request.options.dumpSmt2Dir)
+    writeFile(dumpPath(*request.options.dumpSmt2Dir, request.index, inst.entryPoint, ".smt2"),
+              (*encoding)->smtLog());
+
+  report::InstantiationResult r;
+  r.findings = std::move(outcome.findings);
+  if (outcome.timedOut) {
+    r.verdict = report::Verdict::Unknown;
+    r.errorKind = report::ErrorKind::Timeout;
+    r.reason = "timed out after " + std::to_string(outcome.queries) + " queries";
+  } else if (!outcome.undecided.empty()) {
+    r.verdict = report::Verdict::Unknown;
+    r.reason = summarise(outcome.undecided);
+  } else {
+    // finalizeResult turns this into `defects` when a finding counts.
+    r.verdict = report::Verdict::Verified;
+  }
+  return r;
+}
+
+std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() { return std::make_unique<KernelAnalyzer>(); }
+
+} // namespace clcapture::pipeline
