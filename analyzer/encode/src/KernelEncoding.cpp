@@ -15,6 +15,7 @@
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -255,11 +256,23 @@ void setUpReadOnlyTables(EncodingState &s) {
         s.writtenObjects.insert(std::stoull(it->second.object.getBitVectorValue(10)));
   }
   TermFactory &tf = s.tf;
+  cvc5::Sort array = s.solver.mkArraySort(tf.bv(64), tf.bv(8));
   for (llvm::Argument &arg : s.kernel.args()) {
     unsigned no = arg.getArgNo();
     if (no >= s.launch.arguments.size() || !arg.getType()->isPointerTy())
       continue;
     const model::ArgumentFact &fact = s.launch.arguments[no];
+    if (arg.hasByValAttr() && fact.kind == model::ArgumentFact::Kind::Scalar && fact.bytes) {
+      // A struct passed by value: the kernel reads its fields from private memory, and the capture has
+      // its bytes (SPEC §3: the scalar value is the struct's bytes in the device's order).
+      const std::vector<std::uint8_t> &bytes = *fact.bytes; // in memory order (ScalarCodec)
+      std::uint64_t object = std::stoull(s.sharedPointers[&arg].object.getBitVectorValue(10));
+      cvc5::Term table = tf.fresh(array, "byval_" + std::to_string(no));
+      for (std::size_t i = 0; i < bytes.size(); ++i)
+        table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, i), tf.constant(8, bytes[i])});
+      s.capturedTables[object] = table;
+      continue;
+    }
     if (fact.kind != model::ArgumentFact::Kind::Buffer || !fact.data || !fact.size ||
         *fact.size > s.options.maxCapturedTableBytes || s.writtenObjects.count(fact.root) || s.capturedTables.count(fact.root))
       continue;
@@ -267,7 +280,6 @@ void setUpReadOnlyTables(EncodingState &s) {
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && !in.good())
       continue;
-    cvc5::Sort array = s.solver.mkArraySort(tf.bv(64), tf.bv(8));
     // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
     cvc5::Term table = tf.fresh(array, "captured_" + std::to_string(fact.root));
     for (std::size_t i = 0; i < bytes.size(); ++i)

@@ -368,8 +368,12 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   }
   if (header) {
     m_loopEntry[loop] = reach;
-    // This iteration is a real one: k ≤ the number of times the back edge is taken.
+    // This iteration is a real one: k ≤ the number of times the back edge is taken. When that number is
+    // not known exactly (a data-dependent break), its upper bound still limits k (sound: no real iteration
+    // is left out), but a witness may then be an iteration that never runs (inexact, set by enterLoop).
     const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(loop);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(taken))
+      taken = m_scev.getSymbolicMaxBackedgeTakenCount(loop);
     if (!llvm::isa<llvm::SCEVCouldNotCompute>(taken))
       if (auto t = fromScev(taken))
         reach = m_tf.land(reach, m_tf.ule(m_iteration[loop], m_tf.resize(t->term, 64, false)));

@@ -1,0 +1,9 @@
+//pass
+//--local_size=32 --global_size=64
+kernel void by_group(global int *out, local int *tmp) {
+  size_t l = get_local_id(0);
+  tmp[l] = 1;
+  if (get_group_id(0) == 0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[l];
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""Runs clcapture-verify on one corpus kernel and checks its verdict and messages (GPUVerify-style header).
+
+usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY
+
+The kernel file carries its expectation (STYLE.md §6):
+  line 1   //pass | //xfail:NOT_ALL_VERIFIED | //unknown      (verified | defects | unknown expected)
+  line 2   //--global_size=256 [--local_size=64] [--global_offset=0] [--entry=NAME]
+           [--arg NAME=0xHEX]...   a scalar's captured value (device byte order, SPEC §3)
+           [--size NAME=BYTES]...  an array argument's size
+           [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
+           [--alias NAME=OTHER]    two arguments that are the same memory object
+  then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
+           a finding), until the first line that is not a // comment.
+A capture folder is generated from the header (captures.json, sidecar for aliasing, data files) and
+clcapture-verify runs on it; the test fails on the wrong verdict, a missing message, or a crash.
+"""
+import json
+import os
+import re
+import shlex
+import struct
+import subprocess
+import sys
+import tempfile
+
+VERDICTS = {"//pass": "verified", "//xfail:NOT_ALL_VERIFIED": "defects", "//unknown": "unknown"}
+
+
+def parse_header(text):
+    lines = text.splitlines()
+    if not lines or lines[0].strip() not in VERDICTS:
+        raise SystemExit(f"line 1 must be one of {', '.join(VERDICTS)}")
+    expected = VERDICTS[lines[0].strip()]
+    if len(lines) < 2 or not lines[1].startswith("//--"):
+        raise SystemExit("line 2 must give the launch: //--global_size=... [--local_size=...]")
+    options = shlex.split(lines[1][2:])
+    regexes = []
+    for line in lines[2:]:
+        if not line.startswith("//"):
+            break
+        regexes.append(line[2:].strip())
+    return expected, options, [r for r in regexes if r]
+
+
+def parameters(text, entry):
+    """(name, kind) of the entry kernel's parameters: kind global | local | constant | scalar."""
+    m = re.search(r"(?:__)?kernel\s+void\s+" + (re.escape(entry) if entry else r"(\w+)") + r"\s*\(([^)]*)\)", text, re.S)
+    if not m:
+        raise SystemExit("no kernel found")
+    name = entry or m.group(1)
+    params = m.group(m.lastindex)
+    out = []
+    for p in [p.strip() for p in params.split(",") if p.strip()]:
+        pname = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?$", p)[0]
+        kind = "scalar"
+        if "*" in p:
+            if re.search(r"\b(__)?local\b", p):
+                kind = "local"
+            elif re.search(r"\b(__)?constant\b", p):
+                kind = "constant"
+            else:
+                kind = "global"
+        elif re.search(r"\b(image[123]d\w*)\b", p):
+            kind = "image"
+        elif re.search(r"\bsampler_t\b", p):
+            kind = "sampler"
+        out.append((pname, kind))
+    return name, out
+
+
+def dims(value):
+    return [int(v) for v in value.split(",")]
+
+
+def main():
+    kernel_path, verify = sys.argv[1], sys.argv[2]
+    with open(kernel_path, encoding="utf-8") as f:
+        text = f.read()
+    expected, options, regexes = parse_header(text)
+    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
+    entry = None
+    it = iter(options)
+    inst = {"language": "OpenCL", "endianness": "little"}
+    for o in it:
+        if o.startswith("--global_size="):
+            inst["global_size"] = dims(o.split("=", 1)[1])
+        elif o.startswith("--local_size="):
+            inst["local_size"] = dims(o.split("=", 1)[1])
+        elif o.startswith("--global_offset="):
+            inst["global_offset"] = dims(o.split("=", 1)[1])
+        elif o.startswith("--entry="):
+            entry = o.split("=", 1)[1]
+        elif o.startswith("--flags="):
+            inst["compiler_flags"] = o.split("=", 1)[1]
+        elif o in ("--arg", "--size", "--data", "--alias"):
+            key, value = next(it).split("=", 1)
+            launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
+        else:
+            raise SystemExit(f"unknown header option {o}")
+    entry, params = parameters(text, entry)
+    with tempfile.TemporaryDirectory() as folder:
+        os.makedirs(os.path.join(folder, "kernels"))
+        os.makedirs(os.path.join(folder, "data"))
+        kernel_file = "kernels/" + os.path.basename(kernel_path)
+        with open(os.path.join(folder, kernel_file), "w", encoding="utf-8") as f:
+            f.write(text)
+        inst["kernel_file"] = kernel_file
+        inst["entry_point"] = entry
+        inst.setdefault("compiler_flags", "")
+        args, facts = [], []
+        mem_ids = {}
+        for index, (pname, kind) in enumerate(params):
+            fact = {"index": index, "kind": "scalar", "name": pname}
+            if kind == "scalar":
+                arg = {"type": "scalar"}
+                if pname in launch["args"]:
+                    arg["value"] = launch["args"][pname]
+            elif kind in ("image", "sampler"):
+                arg = {"type": kind}
+                fact["kind"] = kind
+            else:
+                arg = {"type": "array", "address_space": kind}
+                if pname in launch["sizes"]:
+                    arg["size"] = int(launch["sizes"][pname])
+                fact["kind"] = "local" if kind == "local" else "buffer"
+                if kind != "local":
+                    target = launch["alias"].get(pname, pname)
+                    fact["mem_object"] = mem_ids.setdefault(target, len(mem_ids))
+                    arg["flags"] = ["CL_MEM_READ_WRITE"]
+                if pname in launch["data"]:
+                    how, values = launch["data"][pname].split(":", 1)
+                    ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                    blob = struct.pack(f"<{len(ints)}i", *ints)
+                    name = f"data/{pname}.bin"
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(blob)
+                    arg["data"] = name
+                    arg["size"] = len(blob)
+            args.append(arg)
+            facts.append(fact)
+        inst["kernel_arguments"] = args
+        with open(os.path.join(folder, "captures.json"), "w", encoding="utf-8") as f:
+            json.dump([inst], f, indent=2)
+        aliases = {}
+        for pname, kind in params:
+            if kind in ("global", "constant"):
+                target = launch["alias"].get(pname, pname)
+                aliases.setdefault(target, []).append([p for p, _ in params].index(pname))
+        meta = {"format": "clcapture-meta", "format_version": 1, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
+                "started_at": "2026-01-01T00:00:00Z"},
+                "launches": [{"launch": 0, "instantiation": 0, "enqueue_function": "clEnqueueNDRangeKernel",
+                              "kernel_name": entry, "thread": 0, "queue": 0, "program": 0,
+                              "program_origin": "source", "build_options": inst["compiler_flags"],
+                              "device": {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2",
+                                         "driver_version": "0", "address_bits": 64, "endianness": "little"},
+                              "arguments": facts,
+                              "aliases": sorted(g for g in aliases.values() if len(g) > 1)}]}
+        with open(os.path.join(folder, "captures.meta.json"), "w", encoding="utf-8") as f:
+            json.dump(meta, f, indent=2)
+        r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],
+                           capture_output=True, text=True)
+        t = subprocess.run([verify, os.path.join(folder, "captures.json")], capture_output=True, text=True)
+    print(t.stdout + t.stderr)
+    if r.returncode not in (0, 6) or not r.stdout.strip():
+        print(f"FAIL: clcapture-verify exited {r.returncode}: {r.stderr}")
+        return 1
+    result = json.loads(r.stdout)["results"][0]
+    failures = []
+    if result["verdict"] != expected:
+        failures.append(f"verdict {result['verdict']}, expected {expected}" +
+                        (f" (reason: {result.get('reason')})" if result.get("reason") else ""))
+    if expected == "defects":
+        counting = [f for f in result["findings"] if f["severity"] == "error"]
+        if not counting:
+            failures.append("no finding with a witness")
+        for f in counting:
+            a, b = f["accesses"]
+            if f["kind"] == "data-race" and a["work_item"]["global_id"] == b["work_item"]["global_id"]:
+                failures.append("a race witness with one work-item twice")
+    report = t.stdout
+    for rx in regexes:
+        if not re.search(rx, report):
+            failures.append(f"no line matches //{rx}")
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
