@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Cross-checks clcapture-verify against Oclgrind's dynamic race detector on the kernel corpus.
+
+usage: oclgrind_crosscheck.py CORPUS_DIR CLCAPTURE_VERIFY [KERNEL.cl ...]
+
+For every corpus kernel Oclgrind can run as captured (a local size, no global offset, every scalar given,
+no images), the same launch is simulated with `oclgrind-kernel --data-races` (a .sim generated from the
+kernel's header: sizes, scalar values, captured buffer contents, zero-filled buffers otherwise) and:
+  - a race Oclgrind observes must not be missed: clcapture-verify says `defects` (or `unknown`), never
+    `verified` — `verified` is sound;
+  - a race clcapture-verify reports (a non-benign finding) must be real: Oclgrind, running the same launch,
+    observes a race too (the witness depends only on ids and captured values, so any run shows it);
+  - barrier divergence clcapture-verify reports, Oclgrind reports too (and the other way round).
+Oclgrind suppresses same-value write-write races by default, as clcapture-verify calls them benign.
+Prints one line per kernel and exits 1 on any disagreement.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_kernel  # noqa: E402
+
+DEFAULT_BUFFER = 1 << 20  # bytes for a buffer whose size the header does not give
+
+
+def sim_for(path, text, options):
+    expected, opts, _ = run_kernel.parse_header(text)
+    header = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
+    glob = loc = None
+    entry = None
+    it = iter(opts)
+    for o in it:
+        if o.startswith("--global_size="):
+            glob = run_kernel.dims(o.split("=", 1)[1])
+        elif o.startswith("--local_size="):
+            loc = run_kernel.dims(o.split("=", 1)[1])
+        elif o.startswith("--global_offset="):
+            return None, "global offset (oclgrind-kernel has none)"
+        elif o.startswith("--entry="):
+            entry = o.split("=", 1)[1]
+        elif o.startswith("--flags="):
+            return None, "compiler flags"
+        elif o in ("--arg", "--size", "--data", "--alias"):
+            key, value = next(it).split("=", 1)
+            header[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
+    if loc is None:
+        return None, "no local size"
+    if header["alias"]:
+        return None, "aliased arguments"
+    entry, params = run_kernel.parameters(text, entry)
+    pad = lambda d: (d + [1, 1, 1])[:3]
+    lines = [os.path.basename(path), entry, " ".join(map(str, pad(glob))), " ".join(map(str, pad(loc))), ""]
+    for name, kind in params:
+        if kind in ("image", "sampler"):
+            return None, "images"
+        if kind == "scalar":
+            if name not in header["args"]:
+                return None, f"scalar {name} not given"
+            value = header["args"][name][2:]
+            raw = bytes.fromhex(value)[::-1]  # the capture's integer is the little-endian bytes read backwards
+            lines.append(f"<size={len(raw)} uchar> " + " ".join(str(b) for b in raw))
+        elif kind == "local":
+            size = int(header["sizes"].get(name, 4096))
+            lines.append(f"<size={size}>")
+        else:
+            if name in header["data"]:
+                how, values = header["data"][name].split(":", 1)
+                ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                lines.append(f"<size={4 * len(ints)} int> " + " ".join(map(str, ints)))
+            else:
+                # Distinct values everywhere: with equal values Oclgrind would call every write-write race
+                # uniform and suppress it, where the capture leaves the contents open.
+                size = int(header["sizes"].get(name, DEFAULT_BUFFER)) // 4 * 4
+                lines.append(f"<size={size} int range=1:1:{size // 4}>")
+    return "\n".join(lines) + "\n", expected
+
+
+def oclgrind_races(path, sim):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, os.path.basename(path)), "w", encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as src:
+                f.write(src.read())
+        simfile = os.path.join(d, "launch.sim")
+        with open(simfile, "w", encoding="utf-8") as f:
+            f.write(sim)
+        r = subprocess.run(["oclgrind-kernel", "--data-races", "--max-errors", "4", simfile], cwd=d,
+                           capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    if re.search(r"(Error|error) (parsing|loading|building)|Invalid|failed to", out) and "data race" not in out:
+        return None, out
+    return bool(re.search(r"data race", out, re.I)), out
+
+
+def oclgrind_diverges(out):
+    return bool(re.search(r"divergence", out, re.I))
+
+
+def verdict_of(path, verify):
+    r = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_kernel.py"),
+                        path, verify, "--json-only"], capture_output=True, text=True)
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+
+
+def main():
+    corpus, verify = sys.argv[1], sys.argv[2]
+    kernels = sys.argv[3:] or sorted(os.path.join(dp, f) for dp, _, fs in os.walk(corpus) for f in fs if f.endswith(".cl"))
+    failures, compared, skipped = 0, 0, 0
+    for path in kernels:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        name = os.path.relpath(path, corpus)
+        sim, why = sim_for(path, text, None)
+        if sim is None:
+            skipped += 1
+            print(f"skip  {name}: {why}")
+            continue
+        result = verdict_of(path, verify)
+        if result is None:
+            failures += 1
+            print(f"FAIL  {name}: clcapture-verify gave no result")
+            continue
+        verdict = result["verdict"]
+        if verdict in ("unknown", "error"):
+            skipped += 1
+            print(f"skip  {name}: clcapture-verify says {verdict}")
+            continue
+        races, out = oclgrind_races(path, sim)
+        if races is None:
+            skipped += 1
+            print(f"skip  {name}: Oclgrind cannot run it: {out.strip().splitlines()[-1] if out.strip() else '?'}")
+            continue
+        compared += 1
+        real = [f for f in result["findings"] if f["kind"] == "data-race" and not f["benign"]]
+        diverges = any(f["kind"] == "barrier-divergence" for f in result["findings"])
+        if diverges != oclgrind_diverges(out):
+            failures += 1
+            print(f"FAIL  {name}: barrier divergence: clcapture-verify {diverges}, Oclgrind {oclgrind_diverges(out)}")
+        elif diverges:
+            print(f"ok    {name}: barrier divergence reported by both")
+        elif races and verdict == "verified":
+            failures += 1
+            print(f"FAIL  {name}: Oclgrind observes a race that clcapture-verify misses:\n{out}")
+        elif real and not races:
+            failures += 1
+            print(f"FAIL  {name}: clcapture-verify reports a race Oclgrind does not observe: {real[0]['message']}")
+        else:
+            print(f"ok    {name}: clcapture-verify {verdict}, Oclgrind {'race' if races else 'no race'}")
+    print(f"oclgrind cross-check: {compared} compared, {skipped} skipped, {failures} disagreements")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
