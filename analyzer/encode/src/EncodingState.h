@@ -14,6 +14,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ struct EncodingState {
   std::array<std::vector<AccessRecord>, 2> records;
   std::array<std::vector<BarrierRecord>, 2> barrierRecords;
 
+  std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
+  /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<unsigned char>>> capturedBytes;
   cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
   cvc5::Term sameGroup; ///< ... and are in one work-group
   std::string smtLog;

@@ -286,6 +286,7 @@ void setUpReadOnlyTables(EncodingState &s) {
       table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, fact.origin + i),
                                         tf.constant(8, static_cast<unsigned char>(bytes[i]))});
     s.capturedTables[fact.root] = table;
+    s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
   }
 }
 
@@ -365,10 +366,25 @@ QueryOutcome KernelEncoding::checkRace(unsigned a, unsigned b, Scope scope, bool
   Exactness how = ra.reachHow & rb.reachHow & ra.pointer.how & rb.pointer.how & ra.sizeHow & rb.sizeHow;
   if (scope == Scope::SameGroup) {
     q = tf.land(q, s.sameGroup);
-    // The barrier interval of the fence that orders this memory.
+    // The barrier interval of the fence that orders this memory. Unrolled straight-line code gives constant
+    // intervals: two different ones need no solver.
     bool local = site.space == MemorySpace::Local;
-    q = tf.land(q, local ? tf.eq(ra.localEpoch, rb.localEpoch) : tf.eq(ra.globalEpoch, rb.globalEpoch));
+    const cvc5::Term &ea = local ? ra.localEpoch : ra.globalEpoch, &eb = local ? rb.localEpoch : rb.globalEpoch;
+    if (ea.isBitVectorValue() && eb.isBitVectorValue() && ea != eb) {
+      out.status = QueryOutcome::Status::Unsat;
+      return out;
+    }
+    q = tf.land(q, tf.eq(ea, eb));
   } else {
+    // One work-group only: no pair of work-items in different groups (asked once).
+    if (!s.severalGroups) {
+      cvc5::Result r = s.solver.checkSatAssuming(tf.lnot(s.sameGroup));
+      s.severalGroups = !r.isUnsat();
+    }
+    if (!*s.severalGroups) {
+      out.status = QueryOutcome::Status::Unsat;
+      return out;
+    }
     q = tf.land(q, tf.lnot(s.sameGroup));
   }
   if (differentValues) {

@@ -53,6 +53,8 @@ public:
   cvc5::Term ite(const cvc5::Term &c, const cvc5::Term &t, const cvc5::Term &e) {
     if (c.isBooleanValue())
       return c.getBooleanValue() ? t : e;
+    if (t == e) // joins of equal values (a barrier interval after an if): keep the term constant
+      return t;
     return m_solver.mkTerm(cvc5::Kind::ITE, {c, t, e});
   }
   cvc5::Term land(const cvc5::Term &a, const cvc5::Term &b) {
@@ -77,7 +79,16 @@ public:
   cvc5::Term eq(const cvc5::Term &a, const cvc5::Term &b) { return m_solver.mkTerm(cvc5::Kind::EQUAL, {a, b}); }
   cvc5::Term ult(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_ULT, {a, b}); }
   cvc5::Term ule(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_ULE, {a, b}); }
-  cvc5::Term add(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_ADD, {a, b}); }
+  cvc5::Term add(const cvc5::Term &a, const cvc5::Term &b) {
+    // Constants fold here: barrier intervals then stay constants, which lets queries between different
+    // intervals be answered without the solver.
+    unsigned w = width(a);
+    if (w <= 64 && a.isBitVectorValue() && b.isBitVectorValue()) {
+      std::uint64_t sum = std::stoull(a.getBitVectorValue(10)) + std::stoull(b.getBitVectorValue(10));
+      return constant(w, w == 64 ? sum : sum & ((1ull << w) - 1));
+    }
+    return op(cvc5::Kind::BITVECTOR_ADD, {a, b});
+  }
   cvc5::Term mul(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_MULT, {a, b}); }
 
   unsigned width(const cvc5::Term &t) { return t.getSort().getBitVectorSize(); }

@@ -53,7 +53,7 @@ private:
   format::Status encodePhi(llvm::PHINode &phi);
   void recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size, Exactness sizeHow,
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored);
-  SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr);
+  SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
   // --- control flow ---
@@ -512,14 +512,34 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   }
 }
 
-SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr) {
+SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise) {
   // Read-only buffers with captured bytes are read exactly; anything another work-item may write is an
   // unknown (the adversarial abstraction), and so is private memory, which the encoder does not track.
   if (ptr.object.isBitVectorValue() && !type->isIntegerTy(1) && !type->isVectorTy()) {
     std::uint64_t object = std::stoull(ptr.object.getBitVectorValue(10));
     auto table = m_s.capturedTables.find(object);
+    auto raw = wordwise ? m_s.capturedBytes.find(object) : m_s.capturedBytes.end();
+    unsigned size = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
+    if (raw != m_s.capturedBytes.end() && size <= 8 && raw->second.second.size() / size <= 1024) {
+      // Aligned reads as a choice among the captured words: far easier for the solver than an array of
+      // byte stores (a gather through a 64-entry index table is decided in milliseconds, not minutes).
+      // An unaligned or out-of-range offset falls back to the byte table below.
+      const auto &[origin, data] = raw->second;
+      unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
+      bool little = m_s.launch.endianness == format::Endianness::Little;
+      cvc5::Term fallback = loadValue(inst, type, ptr, /*wordwise=*/false).term;
+      cvc5::Term result = fallback;
+      for (std::size_t at = 0; at + size <= data.size(); at += size) {
+        std::uint64_t word = 0;
+        for (unsigned i = 0; i < size; ++i)
+          word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
+        result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)),
+                          m_tf.resize(m_tf.constant(size * 8, word), bits, false), result);
+      }
+      return SymValue{result, ptr.how};
+    }
     if (table != m_s.capturedTables.end()) {
-      unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
+      unsigned bytes = size;
       cvc5::Term result;
       for (unsigned i = 0; i < bytes; ++i) {
         cvc5::Term at = m_tf.add(ptr.offset, m_tf.constant(64, i));

@@ -1,0 +1,17 @@
+//xfail:NOT_ALL_VERIFIED
+//--local_size=32 --global_size=32
+//race on a\[
+kernel void odd_even(global int *a) {
+  size_t l = get_local_id(0);
+  for (int phase = 0; phase < 64; ++phase) {
+    size_t i = 2 * l + (phase & 1);
+    if (i + 1 < 64) {
+      int x = a[i], y = a[i + 1];
+      if (x > y) {
+        a[i] = y;
+        a[i + 1] = x;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

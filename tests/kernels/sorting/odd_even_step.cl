@@ -1,0 +1,16 @@
+//pass
+//--local_size=32 --global_size=32
+kernel void odd_even(global int *a) {
+  size_t l = get_local_id(0);
+  for (int phase = 0; phase < 64; ++phase) {
+    size_t i = 2 * l + (phase & 1);
+    if (i + 1 < 64) {
+      int x = a[i], y = a[i + 1];
+      if (x > y) {
+        a[i] = y;
+        a[i + 1] = x;
+      }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
