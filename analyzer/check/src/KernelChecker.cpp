@@ -6,6 +6,7 @@
 #include <llvm/IR/Instruction.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace clcapture::check {
@@ -136,11 +137,34 @@ private:
     }
   }
 
+  /// The sites of one source place with one kind of access: unrolled loops repeat one source access at
+  /// many sites, and one finding per pair of source places is what a user wants to read — so the sites
+  /// of a place are asked together, one query per pair of places and scope.
+  struct Place {
+    std::string where;
+    std::vector<unsigned> sites;
+  };
+
+  std::vector<Place> places() {
+    std::vector<Place> out;
+    std::map<std::string, std::size_t> index;
+    for (const AccessSite &site : m_e.accesses()) {
+      std::string key = describeSite(site, m_c) + "|" + std::to_string(static_cast<int>(site.space)) +
+                        (site.reads ? "r" : "") + (site.writes ? "w" : "") + (site.atomic ? "a" : "");
+      auto [it, added] = index.emplace(key, out.size());
+      if (added)
+        out.push_back(Place{describeSite(site, m_c), {}});
+      out[it->second].sites.push_back(site.id);
+    }
+    return out;
+  }
+
   void checkRaces() {
     const std::vector<AccessSite> &sites = m_e.accesses();
-    for (std::size_t i = 0; i < sites.size(); ++i)
-      for (std::size_t j = i; j < sites.size(); ++j) {
-        const AccessSite &a = sites[i], &b = sites[j];
+    std::vector<Place> all = places();
+    for (std::size_t i = 0; i < all.size(); ++i)
+      for (std::size_t j = i; j < all.size(); ++j) {
+        const AccessSite &a = sites[all[i].sites.front()], &b = sites[all[j].sites.front()];
         if (!mayConflict(a, b))
           continue;
         // Local memory belongs to one work-group; global memory is shared by all of them.
@@ -150,25 +174,16 @@ private:
         for (Scope scope : scopes) {
           if (outOfTime())
             return;
-          if (checkPair(a, b, scope))
-            break; // one witness per pair of sites is enough
+          if (checkPlaces(all[i], all[j], scope))
+            break; // one witness per pair of places is enough
         }
       }
   }
 
-  /// The source places of a pair of sites: unrolled loops repeat one source access at many sites, and one
-  /// finding per pair of source places is what a user wants to read.
-  std::string placePair(const AccessSite &a, const AccessSite &b) {
-    std::string x = describeSite(a, m_c), y = describeSite(b, m_c);
-    return x < y ? x + "|" + y : y + "|" + x;
-  }
-
   /// True when the pair gave a finding.
-  bool checkPair(const AccessSite &a, const AccessSite &b, Scope scope) {
-    if (m_reported.count(placePair(a, b)))
-      return true;
-    QueryOutcome o = count(m_e.checkRace(a.id, b.id, scope));
-    std::string pair = describeSite(a, m_c) + " and " + describeSite(b, m_c);
+  bool checkPlaces(const Place &pa, const Place &pb, Scope scope) {
+    QueryOutcome o = count(m_e.checkRace(pa.sites, pb.sites, scope));
+    std::string pair = pa.where + " and " + pb.where;
     if (o.status == QueryOutcome::Status::Unknown) {
       m_out.undecided.push_back("accesses at " + pair + ": " + o.unknownReason);
       return false;
@@ -179,37 +194,39 @@ private:
       m_out.undecided.push_back("possible race between " + pair + ", depending on " + o.abstraction);
       return false;
     }
+    const AccessSite &a = m_e.accesses()[o.race->siteA], &b = m_e.accesses()[o.race->siteB];
     bool benign = false;
     if (a.writes && b.writes && !a.atomic && !b.atomic) {
       // SPEC §4: every writer stores the same value → benign. Ask for a witness where they differ.
-      QueryOutcome differ = count(m_e.checkRace(a.id, b.id, scope, true));
+      QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true));
       if (differ.status == QueryOutcome::Status::Unsat)
         benign = true;
       else if (differ.status == QueryOutcome::Status::Sat && differ.exact && differ.race)
         o = differ;
     }
     const encode::RaceWitness &w = *o.race;
+    const AccessSite &wa = m_e.accesses()[w.siteA], &wb = m_e.accesses()[w.siteB];
     report::Finding f;
     f.kind = report::FindingKind::DataRace;
-    f.conflict = conflictOf(a, b);
+    f.conflict = conflictOf(wa, wb);
     f.benign = benign;
-    f.memory = a.space == MemorySpace::Local ? format::AddressSpace::Local : format::AddressSpace::Global;
-    f.array = !w.object.empty() ? w.object : a.object;
+    f.memory = wa.space == MemorySpace::Local ? format::AddressSpace::Local : format::AddressSpace::Global;
+    f.array = !w.object.empty() ? w.object : wa.object;
     std::uint64_t first = std::max(w.offsetA, w.offsetB);
-    std::uint64_t last = std::min(w.offsetA + std::max(a.sizeBytes, 1u), w.offsetB + std::max(b.sizeBytes, 1u)) - 1;
+    std::uint64_t last =
+        std::min(w.offsetA + std::max(wa.sizeBytes, 1u), w.offsetB + std::max(wb.sizeBytes, 1u)) - 1;
     f.bytes = {first, last};
-    f.index = {w.offsetA / std::max(a.elementSize, 1u)};
-    const AccessSite *sites[2] = {&a, &b};
+    f.index = {w.offsetA / std::max(wa.elementSize, 1u)};
+    const AccessSite *chosen[2] = {&wa, &wb};
     const encode::WorkItemIds *ids[2] = {&w.a, &w.b};
     for (int k = 0; k < 2; ++k) {
       report::Access &acc = f.accesses[static_cast<std::size_t>(k)];
-      acc.access = accessKind(*sites[k]);
+      acc.access = accessKind(*chosen[k]);
       acc.workItem = workItem(*ids[k]);
-      acc.location = locationOf(sites[k]->inst, m_c);
+      acc.location = locationOf(chosen[k]->inst, m_c);
       acc.source = sourceLine(acc.location, m_c);
     }
     m_out.findings.push_back(std::move(f));
-    m_reported.insert(placePair(a, b));
     return true;
   }
 

@@ -92,6 +92,7 @@ struct EncodingState {
   cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
   cvc5::Term sameGroup; ///< ... and are in one work-group
   std::string smtLog;
+  unsigned queryCount = 0; ///< names each query's fresh selector terms apart
 
   unsigned siteFor(const llvm::Instruction *inst);
   unsigned barrierFor(const llvm::Instruction *inst, unsigned fences);

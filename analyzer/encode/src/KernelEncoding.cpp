@@ -348,69 +348,200 @@ const std::vector<AccessSite> &KernelEncoding::accesses() const { return m_impl-
 const std::vector<BarrierSite> &KernelEncoding::barriers() const { return m_impl->state.barriers; }
 std::string KernelEncoding::smtLog() const { return m_impl->state.smtLog; }
 
-QueryOutcome KernelEncoding::checkRace(unsigned a, unsigned b, Scope scope, bool differentValues) {
+namespace {
+
+/// One work-item's choice among several access sites: fresh terms equal to the chosen site's.
+struct SiteChoice {
+  std::vector<unsigned> sites;    ///< candidates, present for this work-item
+  std::vector<Exactness> how;     ///< per candidate: how exact its reach, pointer, size (and value) are
+  cvc5::Term selector;            ///< which candidate (absent with one candidate)
+  cvc5::Term constraint;          ///< selector in range ∧ (selector = i ⇒ the fresh terms are site i's)
+  cvc5::Term reach, object, offset, size, epoch, value;
+  bool allExact = true, noneExact = true;
+
+  cvc5::Term exactOnly(TermFactory &tf) const {
+    cvc5::Term any = tf.boolean(false);
+    for (std::size_t i = 0; i < sites.size(); ++i)
+      if (how[i].exact())
+        any = tf.lor(any, isChosen(tf, i));
+    return any;
+  }
+  cvc5::Term isChosen(TermFactory &tf, std::size_t i) const {
+    return sites.size() == 1 ? tf.boolean(true) : tf.eq(selector, tf.constant(32, i));
+  }
+};
+
+const cvc5::Term &epochOf(const AccessRecord &r, bool local) { return local ? r.localEpoch : r.globalEpoch; }
+
+SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> &sites, bool local,
+                      bool withValue, unsigned query) {
+  TermFactory &tf = s.tf;
+  SiteChoice c;
+  c.sites = sites;
+  for (unsigned id : sites) {
+    const AccessRecord &r = s.records[t][id];
+    Exactness how = r.reachHow & r.pointer.how & r.sizeHow;
+    if (withValue)
+      how = how & r.value.how;
+    c.how.push_back(how);
+    c.allExact = c.allExact && how.exact();
+    c.noneExact = c.noneExact && !how.exact();
+  }
+  if (sites.size() == 1) {
+    const AccessRecord &r = s.records[t][sites[0]];
+    c.constraint = tf.boolean(true);
+    c.reach = r.reach;
+    c.object = r.pointer.object;
+    c.offset = r.pointer.offset;
+    c.size = r.size;
+    c.epoch = epochOf(r, local);
+    if (withValue)
+      c.value = r.value.term;
+    return c;
+  }
+  std::string tag = std::string("_") + (t == 0 ? "A" : "B") + "_q" + std::to_string(query);
+  const AccessRecord &first = s.records[t][sites[0]];
+  c.selector = tf.fresh(tf.bv(32), "site" + tag);
+  c.reach = tf.boolean(true);
+  c.object = tf.fresh(tf.bv(64), "object" + tag);
+  c.offset = tf.fresh(tf.bv(64), "offset" + tag);
+  c.size = tf.fresh(tf.bv(64), "size" + tag);
+  c.epoch = tf.fresh(epochOf(first, local).getSort(), "interval" + tag);
+  if (withValue)
+    c.value = tf.fresh(first.value.term.getSort(), "value" + tag);
+  c.constraint = tf.ult(c.selector, tf.constant(32, sites.size()));
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const AccessRecord &r = s.records[t][sites[i]];
+    cvc5::Term is = tf.land(r.reach, tf.eq(c.object, r.pointer.object));
+    is = tf.land(is, tf.land(tf.eq(c.offset, r.pointer.offset), tf.eq(c.size, r.size)));
+    is = tf.land(is, tf.eq(c.epoch, epochOf(r, local)));
+    if (withValue)
+      is = tf.land(is, tf.eq(c.value, r.value.term));
+    c.constraint = tf.land(c.constraint, tf.lor(tf.lnot(c.isChosen(tf, i)), is));
+  }
+  return c;
+}
+
+std::uint64_t constantOf(const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); }
+
+/// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
+/// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.
+void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, bool local) {
+  auto constantIntervals = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {
+    for (unsigned id : sites) {
+      const cvc5::Term &e = epochOf(s.records[t][id], local);
+      if (!e.isBitVectorValue())
+        return false;
+      out.insert(constantOf(e));
+    }
+    return true;
+  };
+  std::set<std::uint64_t> ea, eb;
+  if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb))
+    return;
+  auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
+    sites.erase(std::remove_if(sites.begin(), sites.end(),
+                               [&](unsigned id) { return !other.count(constantOf(epochOf(s.records[t][id], local))); }),
+                sites.end());
+  };
+  keep(0, a, eb);
+  keep(1, b, ea);
+}
+
+} // namespace
+
+QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, const std::vector<unsigned> &bSites,
+                                       Scope scope, bool differentValues) {
   EncodingState &s = m_impl->state;
   TermFactory &tf = s.tf;
-  const AccessRecord &ra = s.records[0][a];
-  const AccessRecord &rb = s.records[1][b];
   QueryOutcome out;
-  if (!ra.present || !rb.present) {
-    out.status = QueryOutcome::Status::Unsat;
+  out.status = QueryOutcome::Status::Unsat;
+  std::vector<unsigned> a, b;
+  for (unsigned id : aSites)
+    if (s.records[0][id].present)
+      a.push_back(id);
+  for (unsigned id : bSites)
+    if (s.records[1][id].present)
+      b.push_back(id);
+  if (a.empty() || b.empty())
     return out;
-  }
-  const AccessSite &site = s.sites[a];
-  cvc5::Term endA = tf.add(ra.pointer.offset, ra.size), endB = tf.add(rb.pointer.offset, rb.size);
-  cvc5::Term q = tf.land(ra.reach, rb.reach);
-  q = tf.land(q, tf.eq(ra.pointer.object, rb.pointer.object));
-  q = tf.land(q, tf.land(tf.ult(ra.pointer.offset, endB), tf.ult(rb.pointer.offset, endA)));
-  Exactness how = ra.reachHow & rb.reachHow & ra.pointer.how & rb.pointer.how & ra.sizeHow & rb.sizeHow;
+  bool local = s.sites[a[0]].space == MemorySpace::Local;
   if (scope == Scope::SameGroup) {
-    q = tf.land(q, s.sameGroup);
-    // The barrier interval of the fence that orders this memory. Unrolled straight-line code gives constant
-    // intervals: two different ones need no solver.
-    bool local = site.space == MemorySpace::Local;
-    const cvc5::Term &ea = local ? ra.localEpoch : ra.globalEpoch, &eb = local ? rb.localEpoch : rb.globalEpoch;
-    if (ea.isBitVectorValue() && eb.isBitVectorValue() && ea != eb) {
-      out.status = QueryOutcome::Status::Unsat;
+    dropSitesInOtherIntervals(s, a, b, local);
+    if (a.empty() || b.empty())
       return out;
-    }
-    q = tf.land(q, tf.eq(ea, eb));
   } else {
     // One work-group only: no pair of work-items in different groups (asked once).
     if (!s.severalGroups) {
       cvc5::Result r = s.solver.checkSatAssuming(tf.lnot(s.sameGroup));
       s.severalGroups = !r.isUnsat();
     }
-    if (!*s.severalGroups) {
-      out.status = QueryOutcome::Status::Unsat;
+    if (!*s.severalGroups)
       return out;
-    }
-    q = tf.land(q, tf.lnot(s.sameGroup));
   }
   if (differentValues) {
-    if (!ra.hasValue || !rb.hasValue ||
-        ra.value.term.getSort().getBitVectorSize() != rb.value.term.getSort().getBitVectorSize()) {
-      out.status = QueryOutcome::Status::Sat;
-      out.exact = false;
-      return out;
-    }
-    q = tf.land(q, tf.lnot(tf.eq(ra.value.term, rb.value.term)));
-    how = how & ra.value.how & rb.value.how;
+    // Comparing values needs every writer's value, all of one width; otherwise nothing is proven benign.
+    std::optional<unsigned> width;
+    for (unsigned t = 0; t < 2; ++t)
+      for (unsigned id : t == 0 ? a : b) {
+        const AccessRecord &r = s.records[t][id];
+        if (!r.hasValue || !r.value.term.getSort().isBitVector() ||
+            (width && *width != r.value.term.getSort().getBitVectorSize())) {
+          out.status = QueryOutcome::Status::Sat;
+          out.exact = false;
+          return out;
+        }
+        width = r.value.term.getSort().getBitVectorSize();
+      }
   }
+  unsigned query = s.queryCount++;
   try {
-    out = ask(s, q, "race between access " + std::to_string(a) + " (A) and " + std::to_string(b) + " (B), " +
-                        (scope == Scope::SameGroup ? "same group" : "different groups") +
-                        (differentValues ? ", different values" : ""));
+    SiteChoice ca = chooseSite(s, 0, a, local, differentValues, query);
+    SiteChoice cb = chooseSite(s, 1, b, local, differentValues, query);
+    cvc5::Term q = tf.land(ca.constraint, cb.constraint);
+    q = tf.land(q, tf.land(ca.reach, cb.reach));
+    q = tf.land(q, tf.eq(ca.object, cb.object));
+    q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
+    if (scope == Scope::SameGroup)
+      q = tf.land(q, tf.land(s.sameGroup, tf.eq(ca.epoch, cb.epoch)));
+    else
+      q = tf.land(q, tf.lnot(s.sameGroup));
+    if (differentValues)
+      q = tf.land(q, tf.lnot(tf.eq(ca.value, cb.value)));
+    std::string label = "race between access" + std::string(a.size() > 1 ? "es" : "");
+    for (unsigned id : a)
+      label += " " + std::to_string(id);
+    label += " (A) and";
+    for (unsigned id : b)
+      label += " " + std::to_string(id);
+    label += std::string(" (B), ") + (scope == Scope::SameGroup ? "same group" : "different groups") +
+             (differentValues ? ", different values" : "");
+    // A witness through exact sites first; only when there is none, one through an abstraction.
+    bool mixed = !(ca.allExact && cb.allExact) && !ca.noneExact && !cb.noneExact;
+    if (mixed) {
+      out = ask(s, tf.land(q, tf.land(ca.exactOnly(tf), cb.exactOnly(tf))), label + ", exact sites only");
+      if (out.status == QueryOutcome::Status::Unknown)
+        return out;
+    }
+    if (!mixed || out.status == QueryOutcome::Status::Unsat)
+      out = ask(s, q, label);
     if (out.status != QueryOutcome::Status::Sat)
       return out;
+    auto chosen = [&](const SiteChoice &c) -> std::size_t {
+      return c.sites.size() == 1 ? 0 : static_cast<std::size_t>(modelValue(s.solver, c.selector));
+    };
+    std::size_t ia = chosen(ca), ib = chosen(cb);
+    Exactness how = ca.how[ia] & cb.how[ib];
     out.exact = how.exact();
     out.abstraction = how.abstraction;
     RaceWitness w;
+    w.siteA = ca.sites[ia];
+    w.siteB = cb.sites[ib];
     w.a = idsFromModel(s, 0);
     w.b = idsFromModel(s, 1);
-    w.offsetA = modelValue(s.solver, ra.pointer.offset);
-    w.offsetB = modelValue(s.solver, rb.pointer.offset);
-    std::uint64_t object = modelValue(s.solver, ra.pointer.object);
+    w.offsetA = modelValue(s.solver, ca.offset);
+    w.offsetB = modelValue(s.solver, cb.offset);
+    std::uint64_t object = modelValue(s.solver, ca.object);
     if (auto it = s.objectNames.find(object); it != s.objectNames.end())
       w.object = it->second;
     // Offsets are within the root object; a sub-buffer argument's own origin is left in (bytes of the parent).

@@ -63,6 +63,7 @@ enum class Scope { SameGroup, DifferentGroups };
 
 struct RaceWitness {
   WorkItemIds a, b;
+  unsigned siteA = 0, siteB = 0;          ///< the access sites of A and B the model chose
   std::string object;                 ///< the accessed memory's name (from A's side)
   std::uint64_t offsetA = 0, offsetB = 0; ///< byte offsets in that object
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
@@ -99,13 +100,21 @@ public:
   const std::vector<AccessSite> &accesses() const;
   const std::vector<BarrierSite> &barriers() const;
 
-  /// Whether A at site `a` and B at site `b` can race in `scope`:
-  ///   distinct(A, B) ∧ scope(A, B) ∧ reach_A(a) ∧ reach_B(b) ∧ object_A(a) = object_B(b)
-  ///   ∧ [off_A(a), off_A(a) + size(a)) ∩ [off_B(b), off_B(b) + size(b)) ≠ ∅
-  ///   ∧ (same group ⇒ interval_A(a) = interval_B(b) for the fence of that memory).
-  /// With `differentValues` it also asks value_A(a) ≠ value_B(b) (both writes): unsat means every writer
-  /// stores the same value (a benign race, SPEC §4).
-  QueryOutcome checkRace(unsigned a, unsigned b, Scope scope, bool differentValues = false);
+  /// Whether A at one of the sites `a` and B at one of the sites `b` can race in `scope`:
+  ///   distinct(A, B) ∧ scope(A, B) ∧ ⋁_{i∈a, j∈b} [reach_A(i) ∧ reach_B(j) ∧ object_A(i) = object_B(j)
+  ///   ∧ [off_A(i), off_A(i) + size(i)) ∩ [off_B(j), off_B(j) + size(j)) ≠ ∅
+  ///   ∧ (same group ⇒ interval_A(i) = interval_B(j) for the fence of that memory)].
+  /// The disjunction is encoded with one selector per work-item (which of its sites it executes), so one
+  /// query of size |a| + |b| covers every pair: an unrolled loop repeats one source access at many sites,
+  /// and the sites of one source place are asked together. All of `a` (and of `b`) must be one memory space.
+  /// A witness through an exact pair is preferred to one through an abstraction.
+  /// With `differentValues` it also asks value_A ≠ value_B (both writes): unsat means every writer stores
+  /// the same value (a benign race, SPEC §4).
+  QueryOutcome checkRace(const std::vector<unsigned> &a, const std::vector<unsigned> &b, Scope scope,
+                         bool differentValues = false);
+  QueryOutcome checkRace(unsigned a, unsigned b, Scope scope, bool differentValues = false) {
+    return checkRace(std::vector<unsigned>{a}, std::vector<unsigned>{b}, scope, differentValues);
+  }
 
   /// Whether two work-items of one group disagree on reaching barrier `barrier`:
   ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ ¬reach_B(β).
