@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Runs clcapture-verify on one corpus kernel and checks its verdict and messages (GPUVerify-style header).
 
-usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY
+usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY [--json-only] [--keep DIR]
+  --json-only  print the result record alone (for oclgrind_crosscheck.py)
+  --keep DIR   copy the generated capture folder to DIR (to rerun clcapture-verify on it by hand)
 
 The kernel file carries its expectation (STYLE.md §6):
   line 1   //pass | //xfail:NOT_ALL_VERIFIED | //unknown      (verified | defects | unknown expected)
@@ -76,6 +78,7 @@ def dims(value):
 def main():
     kernel_path, verify = sys.argv[1], sys.argv[2]
     json_only = "--json-only" in sys.argv[3:]
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv[3:] else None
     with open(kernel_path, encoding="utf-8") as f:
         text = f.read()
     expected, options, regexes = parse_header(text)
@@ -161,6 +164,9 @@ def main():
             json.dump(meta, f, indent=2)
         r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],
                            capture_output=True, text=True)
+        if keep:
+            import shutil
+            shutil.copytree(folder, keep, dirs_exist_ok=True)
     if json_only:
         # For oclgrind_crosscheck.py: the result record alone, on the last line.
         print(json.dumps(json.loads(r.stdout)["results"][0]) if r.stdout.strip() else "")

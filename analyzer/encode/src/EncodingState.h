@@ -91,7 +91,13 @@ struct EncodingState {
   std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<unsigned char>>> capturedBytes;
   cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
   cvc5::Term sameGroup; ///< ... and are in one work-group
-  std::string smtLog;
+  /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.
+  struct LoggedQuery {
+    std::string label;
+    cvc5::Term query;
+    std::string answer;
+  };
+  std::vector<LoggedQuery> queryLog;
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
 
   unsigned siteFor(const llvm::Instruction *inst);

@@ -16,8 +16,10 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 
 namespace clcapture::encode {
@@ -35,6 +37,7 @@ EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, co
   if (options.queryTimeoutMs)
     solver.setOption("tlimit-per", std::to_string(options.queryTimeoutMs));
   solver.setLogic("QF_ABV");
+
 }
 
 unsigned EncodingState::siteFor(const llvm::Instruction *inst) {
@@ -306,9 +309,11 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t) {
 }
 
 QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label) {
-  s.smtLog += "; " + label + "\n(check-sat-assuming (" + query.toString() + "))\n";
-  QueryOutcome out;
+  auto started = std::chrono::steady_clock::now();
   cvc5::Result r = s.solver.checkSatAssuming(query);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  s.queryLog.push_back({label, query, r.toString() + " in " + std::to_string(ms.count()) + " ms"});
+  QueryOutcome out;
   if (r.isUnsat()) {
     out.status = QueryOutcome::Status::Unsat;
   } else if (r.isSat()) {
@@ -346,7 +351,46 @@ KernelEncoding::~KernelEncoding() = default;
 
 const std::vector<AccessSite> &KernelEncoding::accesses() const { return m_impl->state.sites; }
 const std::vector<BarrierSite> &KernelEncoding::barriers() const { return m_impl->state.barriers; }
-std::string KernelEncoding::smtLog() const { return m_impl->state.smtLog; }
+namespace {
+
+void collectConstants(const cvc5::Term &t, std::set<cvc5::Term> &seen, std::vector<cvc5::Term> &out) {
+  std::vector<cvc5::Term> todo{t};
+  while (!todo.empty()) {
+    cvc5::Term u = todo.back();
+    todo.pop_back();
+    if (!seen.insert(u).second)
+      continue;
+    if (u.getKind() == cvc5::Kind::CONSTANT)
+      out.push_back(u);
+    for (const cvc5::Term &child : u)
+      todo.push_back(child);
+  }
+}
+
+} // namespace
+
+std::string KernelEncoding::smtLog() const {
+  EncodingState &s = m_impl->state;
+  // A script cvc5 (or any SMT-LIB 2 solver) replays: declarations, the encoding's assertions, then each
+  // query under check-sat-assuming, with the answer clcapture-verify got and how long it took.
+  std::vector<cvc5::Term> assertions = s.solver.getAssertions();
+  std::set<cvc5::Term> seen;
+  std::vector<cvc5::Term> constants;
+  for (const cvc5::Term &a : assertions)
+    collectConstants(a, seen, constants);
+  for (const auto &q : s.queryLog)
+    collectConstants(q.query, seen, constants);
+  std::sort(constants.begin(), constants.end(), [](const cvc5::Term &x, const cvc5::Term &y) { return x.getId() < y.getId(); });
+  std::string out = "; clcapture-verify: the two-thread encoding of one launch (replay: cvc5 --incremental FILE)\n"
+                    "(set-logic QF_ABV)\n(set-option :produce-models true)\n(set-option :incremental true)\n";
+  for (const cvc5::Term &c : constants)
+    out += "(declare-const " + c.toString() + " " + c.getSort().toString() + ")\n";
+  for (const cvc5::Term &a : assertions)
+    out += "(assert " + a.toString() + ")\n";
+  for (const auto &q : s.queryLog)
+    out += "; " + q.label + "\n; clcapture-verify: " + q.answer + "\n(check-sat-assuming (" + q.query.toString() + "))\n";
+  return out;
+}
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <cvc5/cvc5.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace clcapture::encode {
@@ -47,7 +48,13 @@ public:
 
   cvc5::Sort bv(unsigned width) { return m_solver.mkBitVectorSort(width); }
   cvc5::Term constant(unsigned width, std::uint64_t value) { return m_solver.mkBitVector(width, value); }
-  cvc5::Term fresh(const cvc5::Sort &sort, const std::string &name) { return m_solver.mkConst(sort, name); }
+  /// A new constant; names are made unique (name, name_1, …) so that a dumped script declares each once.
+  cvc5::Term fresh(const cvc5::Sort &sort, const std::string &name) {
+    unsigned &uses = m_names[name];
+    std::string unique = uses == 0 ? name : name + "_" + std::to_string(uses);
+    ++uses;
+    return m_solver.mkConst(sort, unique);
+  }
   cvc5::Term boolean(bool v) { return m_solver.mkBoolean(v); }
   cvc5::Term op(cvc5::Kind kind, const std::vector<cvc5::Term> &children) { return m_solver.mkTerm(kind, children); }
   cvc5::Term ite(const cvc5::Term &c, const cvc5::Term &t, const cvc5::Term &e) {
@@ -116,6 +123,7 @@ public:
 
 private:
   cvc5::Solver &m_solver;
+  std::map<std::string, unsigned> m_names;
 };
 
 } // namespace clcapture::encode
