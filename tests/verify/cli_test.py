@@ -151,6 +151,25 @@ def case_output_folder_missing(a):
     expect(rc == 1 and out == "" and "--output" in err, "unwritable --output is a command-line error", out, err)
 
 
+def case_compile_error(a):
+    rc, out, err = run(a.binary, "--format=json", os.path.join(a.captures, "compile-error", "captures.json"))
+    expect(rc == 2, f"exit status {rc}, expected 2 (a kernel did not compile)", out, err)
+    result = json.loads(out)["results"][0]
+    expect(result["verdict"] == "error", "verdict", out, err)
+    expect(re.search(r"kernels/broken\.cl:2:\d+: error: use of undeclared identifier 'undeclared_value'",
+                     result.get("reason", "")), "Clang's diagnostic with file, line and column", out, err)
+
+
+def case_timeout(a):
+    # A 64-entry permutation read from captured bytes takes the solver seconds; one second is not enough.
+    rc, out, err = run(a.binary, "--format=json", "--timeout=1", os.path.join(a.captures, "slow", "captures.json"))
+    expect(rc == 7, f"exit status {rc}, expected 7 (timeout)", out, err)
+    result = json.loads(out)["results"][0]
+    expect(result["verdict"] == "unknown", "a timeout is unknown, never verified", out, err)
+    expect(re.search(r"timed out|timeout", result.get("reason", "")), "the reason names the timeout", out, err)
+    expect(result["seconds"] < 5, f"the limit was not kept: {result['seconds']} s", out, err)
+
+
 CASES = {name[5:].replace("_", "-"): f for name, f in globals().items() if name.startswith("case_")}
 
 

@@ -94,7 +94,9 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
 
   report::InstantiationResult r;
   r.findings = std::move(outcome.findings);
-  if (outcome.timedOut) {
+  // A query the solver stopped at the deadline is a timeout of the whole analysis, not a hard query.
+  bool pastDeadline = request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
+  if (outcome.timedOut || pastDeadline) {
     r.verdict = report::Verdict::Unknown;
     r.errorKind = report::ErrorKind::Timeout;
     r.reason = "timed out after " + std::to_string(outcome.queries) + " queries";
