@@ -216,7 +216,7 @@ private:
     std::uint64_t last =
         std::min(w.offsetA + std::max(wa.sizeBytes, 1u), w.offsetB + std::max(wb.sizeBytes, 1u)) - 1;
     f.bytes = {first, last};
-    f.index = {w.offsetA / std::max(wa.elementSize, 1u)};
+    f.index = {first / std::max(wa.elementSize, 1u)}; // the first shared byte's element (a copy spans many)
     const AccessSite *chosen[2] = {&wa, &wb};
     const encode::WorkItemIds *ids[2] = {&w.a, &w.b};
     for (int k = 0; k < 2; ++k) {

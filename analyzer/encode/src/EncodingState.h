@@ -36,6 +36,7 @@ struct AccessRecord {
   cvc5::Term size; ///< 64-bit byte count
   Exactness sizeHow;
   cvc5::Term localEpoch, globalEpoch; ///< barrier intervals (per fence) the access lies in
+  cvc5::Term waits;                   ///< wait_group_events passed before the access (16-bit)
   bool hasValue = false;
   SymValue value; ///< what a write stores
 };
@@ -78,7 +79,7 @@ struct EncodingState {
   std::map<std::uint64_t, cvc5::Term> capturedTables;
 
   std::vector<AccessSite> sites;
-  std::map<const llvm::Instruction *, unsigned> siteOf;
+  std::map<std::pair<const llvm::Instruction *, unsigned>, unsigned> siteOf; ///< (instruction, role) → site
   std::vector<BarrierSite> barriers;
   std::map<const llvm::Instruction *, unsigned> barrierOf;
 
@@ -100,7 +101,7 @@ struct EncodingState {
   std::vector<LoggedQuery> queryLog;
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
 
-  unsigned siteFor(const llvm::Instruction *inst);
+  unsigned siteFor(const llvm::Instruction *inst, unsigned role = 0);
   unsigned barrierFor(const llvm::Instruction *inst, unsigned fences);
 };
 

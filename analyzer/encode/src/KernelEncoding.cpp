@@ -40,8 +40,8 @@ EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, co
 
 }
 
-unsigned EncodingState::siteFor(const llvm::Instruction *inst) {
-  auto it = siteOf.find(inst);
+unsigned EncodingState::siteFor(const llvm::Instruction *inst, unsigned role) {
+  auto it = siteOf.find({inst, role});
   if (it != siteOf.end())
     return it->second;
   unsigned id = static_cast<unsigned>(sites.size());
@@ -49,7 +49,7 @@ unsigned EncodingState::siteFor(const llvm::Instruction *inst) {
   site.id = id;
   site.inst = inst;
   sites.push_back(site);
-  siteOf[inst] = id;
+  siteOf[{inst, role}] = id;
   for (auto &r : records)
     r.resize(sites.size());
   return id;
@@ -401,6 +401,10 @@ struct SiteChoice {
   cvc5::Term selector;            ///< which candidate (absent with one candidate)
   cvc5::Term constraint;          ///< selector in range ∧ (selector = i ⇒ the fresh terms are site i's)
   cvc5::Term reach, object, offset, size, epoch, value;
+  cvc5::Term waits;      ///< wait_group_events passed before the access
+  cvc5::Term collective; ///< Bool: the chosen site is a work-group's collective access (async copy)
+  cvc5::Term siteId;     ///< the chosen site's id (32-bit)
+  bool anyCollective = false;
   bool allExact = true, noneExact = true;
 
   cvc5::Term exactOnly(TermFactory &tf) const {
@@ -430,6 +434,7 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     c.how.push_back(how);
     c.allExact = c.allExact && how.exact();
     c.noneExact = c.noneExact && !how.exact();
+    c.anyCollective = c.anyCollective || s.sites[id].collective;
   }
   if (sites.size() == 1) {
     const AccessRecord &r = s.records[t][sites[0]];
@@ -439,6 +444,9 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     c.offset = r.pointer.offset;
     c.size = r.size;
     c.epoch = epochOf(r, local);
+    c.waits = r.waits;
+    c.collective = tf.boolean(s.sites[sites[0]].collective);
+    c.siteId = tf.constant(32, sites[0]);
     if (withValue)
       c.value = r.value.term;
     return c;
@@ -451,6 +459,9 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
   c.offset = tf.fresh(tf.bv(64), "offset" + tag);
   c.size = tf.fresh(tf.bv(64), "size" + tag);
   c.epoch = tf.fresh(epochOf(first, local).getSort(), "interval" + tag);
+  c.waits = tf.fresh(tf.bv(16), "waits" + tag);
+  c.collective = tf.fresh(s.solver.getBooleanSort(), "collective" + tag);
+  c.siteId = tf.fresh(tf.bv(32), "site_id" + tag);
   if (withValue)
     c.value = tf.fresh(first.value.term.getSort(), "value" + tag);
   c.constraint = tf.ult(c.selector, tf.constant(32, sites.size()));
@@ -459,6 +470,8 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     cvc5::Term is = tf.land(r.reach, tf.eq(c.object, r.pointer.object));
     is = tf.land(is, tf.land(tf.eq(c.offset, r.pointer.offset), tf.eq(c.size, r.size)));
     is = tf.land(is, tf.eq(c.epoch, epochOf(r, local)));
+    is = tf.land(is, tf.land(tf.eq(c.waits, r.waits), tf.eq(c.siteId, tf.constant(32, sites[i]))));
+    is = tf.land(is, tf.eq(c.collective, tf.boolean(s.sites[sites[i]].collective)));
     if (withValue)
       is = tf.land(is, tf.eq(c.value, r.value.term));
     c.constraint = tf.land(c.constraint, tf.lor(tf.lnot(c.isChosen(tf, i)), is));
@@ -546,8 +559,17 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     q = tf.land(q, tf.land(ca.reach, cb.reach));
     q = tf.land(q, tf.eq(ca.object, cb.object));
     q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
-    if (scope == Scope::SameGroup)
+    if (scope == Scope::SameGroup) {
       q = tf.land(q, tf.land(s.sameGroup, tf.eq(ca.epoch, cb.epoch)));
+      if (ca.anyCollective || cb.anyCollective) {
+        // An async copy is the group's, not one work-item's: it does not race with itself, and
+        // wait_group_events orders it before what follows the wait (OpenCL 1.2 §6.12.10).
+        cvc5::Term ordered = tf.land(ca.collective, tf.ult(ca.waits, cb.waits));
+        ordered = tf.lor(ordered, tf.land(cb.collective, tf.ult(cb.waits, ca.waits)));
+        ordered = tf.lor(ordered, tf.land(tf.land(ca.collective, cb.collective), tf.eq(ca.siteId, cb.siteId)));
+        q = tf.land(q, tf.lnot(ordered));
+      }
+    }
     else
       q = tf.land(q, tf.lnot(s.sameGroup));
     if (differentValues)

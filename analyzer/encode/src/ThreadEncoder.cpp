@@ -51,8 +51,11 @@ private:
   format::Status encodeInstruction(llvm::Instruction &inst);
   format::Status encodeCall(llvm::CallBase &call);
   format::Status encodePhi(llvm::PHINode &phi);
+  /// `role` tells apart two accesses of one instruction (an async copy's write and read); `collective`
+  /// marks an access the whole work-group makes together (an async copy).
   void recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size, Exactness sizeHow,
-                    bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored);
+                    bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
+                    unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
@@ -78,6 +81,9 @@ private:
   std::map<const llvm::BasicBlock *, Exactness> m_reachHow;
   std::map<const llvm::BasicBlock *, std::pair<cvc5::Term, cvc5::Term>> m_epochOut; ///< (local, global)
   std::pair<cvc5::Term, cvc5::Term> m_epoch;
+  /// How many wait_group_events this work-item has passed (16-bit), per block's end and now.
+  std::map<const llvm::BasicBlock *, cvc5::Term> m_waitsOut;
+  cvc5::Term m_waits;
   std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
   std::map<const llvm::Loop *, cvc5::Term> m_loopEntry;  ///< the loop is entered
   std::map<const llvm::Loop *, Exactness> m_loopHow;
@@ -341,6 +347,7 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   Exactness how;
   cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
   std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(16, 0), m_tf.constant(16, 0)};
+  cvc5::Term waits = m_tf.constant(16, 0);
   bool firstEdge = true;
   llvm::Loop *loop = m_loops.getLoopFor(&block);
   bool header = loop && loop->getHeader() == &block;
@@ -356,11 +363,14 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
     cvc5::Term e = edge(pred, &block, how);
     auto out = m_epochOut.find(pred);
     if (out != m_epochOut.end()) {
+      const cvc5::Term &predWaits = m_waitsOut[pred];
       if (firstEdge) {
         epoch = out->second;
+        waits = predWaits;
       } else {
         epoch.first = m_tf.ite(e, out->second.first, epoch.first);
         epoch.second = m_tf.ite(e, out->second.second, epoch.second);
+        waits = m_tf.ite(e, predWaits, waits);
       }
       firstEdge = false;
     }
@@ -382,6 +392,7 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   m_reach[&block] = reach;
   m_reachHow[&block] = how;
   m_epoch = epoch;
+  m_waits = waits;
   return {};
 }
 
@@ -476,10 +487,10 @@ format::Status ThreadEncoder::encodePhi(llvm::PHINode &phi) {
 
 void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size,
                                  Exactness sizeHow, bool reads, bool writes, bool atomic, unsigned elementSize,
-                                 const SymValue *stored) {
+                                 const SymValue *stored, unsigned role, bool collective) {
   if (ptr.space == Space::Private)
     return; // private memory never races (SPEC §5)
-  unsigned id = m_s.siteFor(&inst);
+  unsigned id = m_s.siteFor(&inst, role);
   AccessSite &site = m_s.sites[id];
   site.space = ptr.space == Space::Local ? MemorySpace::Local
                : ptr.space == Space::Constant ? MemorySpace::Constant
@@ -487,6 +498,7 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   site.reads = reads;
   site.writes = writes;
   site.atomic = atomic;
+  site.collective = collective;
   site.elementSize = elementSize ? elementSize : 1;
   if (size.isBitVectorValue())
     site.sizeBytes = static_cast<unsigned>(std::stoull(size.getBitVectorValue(10)));
@@ -506,6 +518,7 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   r.sizeHow = sizeHow;
   r.localEpoch = m_epoch.first;
   r.globalEpoch = m_epoch.second;
+  r.waits = m_waits;
   if (stored) {
     r.hasValue = true;
     r.value = *stored;
@@ -713,6 +726,43 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
     m_values[&call] = SymValue{m_tf.resize(t, call.getType()->getIntegerBitWidth(), false), {}};
     return {};
   }
+  case BuiltinKind::AsyncCopy: {
+    // OpenCL 1.2 §6.12.10: the work-group copies n elements together, complete at wait_group_events.
+    // The copy writes dst and reads src (the strided side: n elements `stride` apart, its whole span).
+    auto dst = pointer(call.getArgOperand(0)), src = pointer(call.getArgOperand(1));
+    auto n = value(call.getArgOperand(2));
+    std::optional<SymValue> stride;
+    if (b.strided)
+      stride = value(call.getArgOperand(3));
+    if (!dst || !src || !n || (b.strided && !stride))
+      return format::fail("an async_work_group_copy the encoder cannot follow at " + placeOf(&call));
+    cvc5::Term count = m_tf.resize(n->term, 64, false), element = m_tf.constant(64, b.elementBytes);
+    cvc5::Term dense = m_tf.mul(count, element);
+    Exactness how = n->how;
+    cvc5::Term dstSize = dense, srcSize = dense;
+    if (b.strided) {
+      // ((n − 1) · stride + 1) elements: the gaps are inside the span, so a witness there is not real.
+      cvc5::Term span = m_tf.mul(m_tf.add(m_tf.mul(m_tf.op(cvc5::Kind::BITVECTOR_SUB, {count, m_tf.constant(64, 1)}),
+                                                   m_tf.resize(stride->term, 64, false)),
+                                          m_tf.constant(64, 1)),
+                                 element);
+      Exactness gaps{"the span of the strided copy at " + placeOf(&call) + ", gaps included"};
+      bool stridedIsDst = dst->space != Space::Local;
+      (stridedIsDst ? dstSize : srcSize) = span;
+      how = how & stride->how;
+      if (!(stride->term.isBitVectorValue() && std::stoull(stride->term.getBitVectorValue(10)) == 1))
+        how = how & gaps;
+    }
+    recordAccess(call, *dst, dstSize, how, false, true, false, b.elementBytes, nullptr, 0, true);
+    recordAccess(call, *src, srcSize, how, true, false, false, b.elementBytes, nullptr, 1, true);
+    if (!call.getType()->isVoidTy() && !call.getType()->isPointerTy())
+      m_values[&call] = freshValue(call.getType(), "an event");
+    return {};
+  }
+  case BuiltinKind::WaitEvents:
+    // Every copy this work-item's group started is complete: later accesses are ordered after them.
+    m_waits = m_tf.add(m_waits, m_tf.constant(16, 1));
+    return {};
   case BuiltinKind::Barrier: {
     unsigned fences = 0;
     if (call.arg_size() >= 1)
@@ -1125,6 +1175,7 @@ format::Status ThreadEncoder::run() {
       if (auto status = encodeInstruction(inst); !status)
         return status;
     m_epochOut[block] = m_epoch;
+    m_waitsOut[block] = m_waits;
   }
   return {};
 }

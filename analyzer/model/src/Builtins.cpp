@@ -37,6 +37,48 @@ unsigned widthAfter(const std::string &name, std::size_t at) {
   return n;
 }
 
+/// The size of the pointee of the first pointer parameter in an Itanium-mangled OpenCL C name
+/// ("_Z21async_work_group_copyPU3AS3iPU3AS1Kij9ocl_event" → 4 for int); 0 when it cannot be read.
+unsigned firstPointeeBytes(const std::string &mangled) {
+  std::size_t at = mangled.find('P', 2);
+  while (at != std::string::npos && at > 0 && mangled[at - 1] >= '0' && mangled[at - 1] <= '9')
+    at = mangled.find('P', at + 1); // a 'P' inside the length-prefixed base name
+  if (at == std::string::npos)
+    return 0;
+  ++at;
+  for (;;) {
+    if (mangled.compare(at, 2, "U3") == 0 && mangled.compare(at + 2, 2, "AS") == 0)
+      at += 5; // U3AS<digit>
+    else if (at < mangled.size() && (mangled[at] == 'K' || mangled[at] == 'V'))
+      ++at;
+    else
+      break;
+  }
+  unsigned lanes = 1;
+  if (mangled.compare(at, 2, "Dv") == 0) {
+    at += 2;
+    lanes = 0;
+    while (at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9')
+      lanes = lanes * 10 + static_cast<unsigned>(mangled[at++] - '0');
+    if (at >= mangled.size() || mangled[at] != '_')
+      return 0;
+    ++at;
+    if (lanes == 3)
+      lanes = 4; // a 3-component vector occupies four
+  }
+  if (mangled.compare(at, 2, "Dh") == 0)
+    return 2 * lanes;
+  if (at >= mangled.size())
+    return 0;
+  switch (mangled[at]) {
+  case 'c': case 'a': case 'h': return 1 * lanes;
+  case 's': case 't': return 2 * lanes;
+  case 'i': case 'j': case 'f': return 4 * lanes;
+  case 'l': case 'm': case 'd': return 8 * lanes;
+  default: return 0;
+  }
+}
+
 } // namespace
 
 Builtin classifyBuiltin(const llvm::Function &callee) {
@@ -105,7 +147,19 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
       return b;
     }
   }
-  for (const char *unsupported : {"read_image", "write_image", "get_image", "async_work_group", "wait_group_events",
+  if (n == "async_work_group_copy" || n == "async_work_group_strided_copy") {
+    b.elementBytes = firstPointeeBytes(callee.getName().str());
+    if (b.elementBytes) {
+      b.kind = BuiltinKind::AsyncCopy;
+      b.strided = n == "async_work_group_strided_copy";
+    }
+    return b;
+  }
+  if (n == "wait_group_events") {
+    b.kind = BuiltinKind::WaitEvents;
+    return b;
+  }
+  for (const char *unsupported : {"read_image", "write_image", "get_image",
                                    "read_pipe", "write_pipe", "reserve_", "commit_", "enqueue_", "work_group_",
                                    "sub_group_", "get_sub_group", "to_global", "to_local", "to_private"}) {
     if (startsWith(n, unsupported))

@@ -44,6 +44,7 @@ struct AccessSite {
   const llvm::Instruction *inst = nullptr;
   MemorySpace space = MemorySpace::Global;
   bool reads = false, writes = false, atomic = false;
+  bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
   unsigned sizeBytes = 0;
   unsigned elementSize = 1; ///< for reporting an element index
   std::string object;       ///< the memory's name when the site always accesses one object, else ""

@@ -40,7 +40,9 @@ enum class BuiltinKind {
   VectorStore,  ///< vstoreN / vstore_half[N] / vstorea_half[N]: (data, offset, pointer)
   Pure,         ///< math, integer, relational, conversion built-ins: no memory effect
   NoEffect,     ///< printf, prefetch: nothing the analysis needs
-  Unsupported,  ///< images, async copies, pipes, enqueue_kernel, work-group collectives, unknown calls
+  AsyncCopy,    ///< async_work_group_copy (dst, src, n, event) / async_work_group_strided_copy (…, stride, event)
+  WaitEvents,   ///< wait_group_events: the group's async copies are complete
+  Unsupported,  ///< images, pipes, enqueue_kernel, work-group collectives, unknown calls
 };
 
 struct Builtin {
@@ -48,6 +50,8 @@ struct Builtin {
   std::string name;        ///< the demangled base name (get_global_id, vload4, atomic_add…)
   unsigned vectorWidth = 0; ///< VectorLoad/VectorStore: N (3 for vload3; 1 for vload_half)
   bool halfPrecision = false; ///< vload_half/vstore_half: 16-bit elements in memory
+  unsigned elementBytes = 0;  ///< AsyncCopy: the size of one gentype element (from the mangled name)
+  bool strided = false;       ///< AsyncCopy: async_work_group_strided_copy
 };
 
 /// The demangled base name of an OpenCL C built-in ("_Z13get_global_idj" → "get_global_id"); the name
