@@ -47,6 +47,13 @@ struct BarrierRecord {
   Exactness reachHow;
 };
 
+/// What an atomic counter operation (atomic_inc, or atomic_add of one constant) returned to a work-item.
+struct CounterResult {
+  unsigned site = 0;
+  std::string op; ///< "add 1", "add 4", …: results are distinct only among operations of one kind
+  cvc5::Term reach, object, offset, value;
+};
+
 struct ThreadIdTerms {
   std::array<cvc5::Term, 3> global, local, group; ///< 64-bit
 };
@@ -86,6 +93,7 @@ struct EncodingState {
   std::array<ThreadIdTerms, 2> ids;
   std::array<std::vector<AccessRecord>, 2> records;
   std::array<std::vector<BarrierRecord>, 2> barrierRecords;
+  std::array<std::vector<CounterResult>, 2> counterResults;
 
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
   /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.

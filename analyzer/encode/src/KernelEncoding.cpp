@@ -293,6 +293,54 @@ void setUpReadOnlyTables(EncodingState &s) {
   }
 }
 
+/// Atomic counters: two distinct work-items that each atomically add the same non-zero constant to one
+/// location get different old values back — provided nothing else writes that memory (no other atomic,
+/// no plain store) and fewer than 2^width additions happen (the launch has fewer work-items than that).
+/// This is what makes `out[atomic_inc(&n)] = v` (appending to a list) provable.
+void stateCounterFacts(EncodingState &s) {
+  TermFactory &tf = s.tf;
+  std::map<std::uint64_t, std::string> opOf; // object → its counters' one kind, "" when anything else writes it
+  std::set<unsigned> counterSites;
+  for (const CounterResult &c : s.counterResults[0])
+    counterSites.insert(c.site);
+  for (const CounterResult &c : s.counterResults[0]) {
+    if (!c.object.isBitVectorValue())
+      return; // which memory is counted depends on control flow: say nothing
+    std::uint64_t object = std::stoull(c.object.getBitVectorValue(10));
+    auto [it, added] = opOf.emplace(object, c.op);
+    if (!added && it->second != c.op)
+      it->second.clear();
+  }
+  for (unsigned t = 0; t < 2; ++t)
+    for (std::size_t id = 0; id < s.records[t].size(); ++id) {
+      const AccessRecord &r = s.records[t][id];
+      if (!r.present || !s.sites[id].writes || counterSites.count(static_cast<unsigned>(id)))
+        continue;
+      if (!r.pointer.object.isBitVectorValue()) {
+        for (auto &[object, op] : opOf)
+          op.clear(); // a write anywhere: no counter is known to be left alone
+        continue;
+      }
+      if (auto it = opOf.find(std::stoull(r.pointer.object.getBitVectorValue(10))); it != opOf.end())
+        it->second.clear();
+    }
+  std::uint64_t items = 1;
+  for (unsigned d = 0; d < 3; ++d)
+    items *= std::max<std::uint64_t>(s.launch.globalSize[d], 1);
+  for (const CounterResult &a : s.counterResults[0])
+    for (const CounterResult &b : s.counterResults[1]) {
+      std::uint64_t object = std::stoull(a.object.getBitVectorValue(10));
+      if (!b.object.isBitVectorValue() || a.op != b.op || opOf[object].empty() || a.op != opOf[object] ||
+          a.value.getSort() != b.value.getSort())
+        continue;
+      unsigned width = a.value.getSort().getBitVectorSize();
+      if (width < 64 && items >= (std::uint64_t{1} << width) / 2)
+        continue;
+      cvc5::Term same = tf.land(tf.land(a.reach, b.reach), tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
+      s.solver.assertFormula(tf.lor(tf.lnot(same), tf.lnot(tf.eq(a.value, b.value))));
+    }
+}
+
 std::uint64_t modelValue(cvc5::Solver &solver, const cvc5::Term &t) {
   cvc5::Term v = solver.getValue(t);
   return v.isBitVectorValue() ? std::stoull(v.getBitVectorValue(10)) : 0;
@@ -340,6 +388,7 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     for (unsigned t = 0; t < 2; ++t)
       if (auto status = encodeThread(s, t); !status)
         return format::fail(status.error());
+    stateCounterFacts(s);
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());
   }

@@ -31,6 +31,18 @@ std::string placeOf(const llvm::Instruction *inst) {
   return "the kernel";
 }
 
+/// Where a loop is, for messages: its start location (from the loop metadata), else the first instruction
+/// of its blocks with a real line (the header's first one is often compiler-made, line 0).
+std::string loopPlace(const llvm::Loop &loop) {
+  if (const llvm::DebugLoc start = loop.getStartLoc(); start && start.getLine() != 0)
+    return start->getFilename().str() + ":" + std::to_string(start.getLine());
+  for (const llvm::BasicBlock *block : loop.blocks())
+    for (const llvm::Instruction &inst : *block)
+      if (const llvm::DebugLoc &loc = inst.getDebugLoc(); loc && loc.getLine() != 0)
+        return placeOf(&inst);
+  return placeOf(loop.getHeader()->getFirstNonPHI());
+}
+
 namespace {
 
 class ThreadEncoder {
@@ -57,6 +69,8 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// min, max, clamp and abs on scalar integers, exactly; nullopt for anything else (then: an unknown).
+  std::optional<SymValue> integerBuiltin(llvm::CallBase &call, const std::string &name);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
   // --- control flow ---
@@ -222,7 +236,7 @@ cvc5::Term ThreadEncoder::edge(const llvm::BasicBlock *from, const llvm::BasicBl
     cvc5::Term entered = m_loopEntry[exited];
     if (exits.size() == 1)
       return entered;
-    how = how & Exactness{"which exit of the loop at " + placeOf(exited->getHeader()->getFirstNonPHI()) +
+    how = how & Exactness{"which exit of the loop at " + loopPlace(*exited) +
                           " is taken"};
     return m_tf.land(entered, m_tf.fresh(m_tf.solver().getBooleanSort(), name("exit" + std::to_string(m_fresh++))));
   }
@@ -324,7 +338,7 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
         if (call->getCalledFunction() &&
             model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier)
-          return format::fail("the loop at " + placeOf(loop.getHeader()->getFirstNonPHI()) +
+          return format::fail("the loop at " + loopPlace(loop) +
                               " contains a barrier and its trip count is not a small constant for this launch");
   cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
   m_iteration[&loop] = k;
@@ -335,7 +349,7 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
     bound = m_tf.ule(k, m_tf.resize(t->term, 64, false));
     how = t->how;
   } else {
-    how = Exactness{"the trip count of the loop at " + placeOf(loop.getHeader()->getFirstNonPHI())};
+    how = Exactness{"the trip count of the loop at " + loopPlace(loop)};
   }
   m_loopHow[&loop] = how;
   (void)bound;
@@ -796,8 +810,22 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
     unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(valueType).getFixedValue());
     bool reads = b.kind != BuiltinKind::AtomicStore, writes = b.kind != BuiltinKind::AtomicLoad;
     recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes, true, bytes, nullptr);
-    if (!call.getType()->isVoidTy())
-      m_values[&call] = freshValue(call.getType(), "the value an atomic " + b.name + " returns at " + placeOf(&call));
+    if (!call.getType()->isVoidTy()) {
+      SymValue result = freshValue(call.getType(), "the value " + b.name + " returns at " + placeOf(&call));
+      m_values[&call] = result;
+      // A counter: every atomic_inc (or atomic_add of one constant) of a location returns a different value
+      // to each work-item — stated after encoding, when every write to that memory is known.
+      std::optional<std::int64_t> step;
+      if (b.name == "atomic_inc" || b.name == "atom_inc")
+        step = 1;
+      else if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") && call.arg_size() >= 2)
+        if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
+          step = c->getSExtValue();
+      if (step && result.term.getSort().isBitVector())
+        m_s.counterResults[m_thread].push_back(CounterResult{m_s.siteFor(&call), "add " + std::to_string(*step),
+                                                             m_reach[call.getParent()], p->object, p->offset,
+                                                             result.term});
+    }
     return {};
   }
   case BuiltinKind::VectorLoad:
@@ -832,6 +860,10 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
     return {};
   }
   case BuiltinKind::Pure:
+    if (auto exact = integerBuiltin(call, b.name)) {
+      m_values[&call] = *exact;
+      return {};
+    }
     if (!call.getType()->isVoidTy())
       m_values[&call] = freshValue(call.getType(), "the result of " + b.name);
     return {};
@@ -839,6 +871,51 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
     break;
   }
   return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");
+}
+
+std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, const std::string &name) {
+  if (!call.getType()->isIntegerTy() || call.getType()->isIntegerTy(1))
+    return std::nullopt;
+  if (name != "min" && name != "max" && name != "clamp" && name != "abs")
+    return std::nullopt;
+  // Signedness from the first parameter's mangled type: _Z3minii (int), _Z3minjj (uint), _Z3minmm (ulong).
+  std::string mangled = call.getCalledFunction()->getName().str();
+  std::size_t at = 2, length = 0;
+  while (at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9')
+    length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
+  at += length;
+  if (mangled.rfind("_Z", 0) != 0 || at >= mangled.size())
+    return std::nullopt;
+  char type = mangled[at];
+  bool isSigned = type == 'c' || type == 'a' || type == 's' || type == 'i' || type == 'l';
+  if (!isSigned && type != 'h' && type != 't' && type != 'j' && type != 'm')
+    return std::nullopt;
+  std::vector<SymValue> args;
+  for (llvm::Value *arg : call.args()) {
+    auto v = value(arg);
+    if (!v || v->term.getSort().isBoolean())
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  cvc5::Kind less = isSigned ? cvc5::Kind::BITVECTOR_SLT : cvc5::Kind::BITVECTOR_ULT;
+  auto lt = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.op(less, {a, b}); };
+  auto minOf = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.ite(lt(b, a), b, a); };
+  auto maxOf = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.ite(lt(a, b), b, a); };
+  Exactness how;
+  for (const SymValue &v : args)
+    how = how & v.how;
+  if ((name == "min" || name == "max") && args.size() == 2)
+    return SymValue{name == "min" ? minOf(args[0].term, args[1].term) : maxOf(args[0].term, args[1].term), how};
+  if (name == "clamp" && args.size() == 3) // OpenCL: min(max(x, lo), hi)
+    return SymValue{minOf(maxOf(args[0].term, args[1].term), args[2].term), how};
+  if (name == "abs" && args.size() == 1) {
+    // abs returns the unsigned type of the same width: |x| for signed, x for unsigned.
+    if (!isSigned)
+      return args[0];
+    cvc5::Term zero = m_tf.constant(args[0].term.getSort().getBitVectorSize(), 0);
+    return SymValue{m_tf.ite(lt(args[0].term, zero), m_tf.op(cvc5::Kind::BITVECTOR_NEG, {args[0].term}), args[0].term), how};
+  }
+  return std::nullopt;
 }
 
 format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {

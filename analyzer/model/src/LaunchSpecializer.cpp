@@ -129,7 +129,11 @@ unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
 unsigned markSmallLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev, unsigned maxTrip) {
   unsigned marked = 0;
   for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    // An exact trip count, or else a constant upper bound (a loop left by a break: it is unrolled to the
+    // bound with every exit kept, so it still leaves where it did).
     unsigned trip = scev.getSmallConstantTripCount(loop);
+    if (trip == 0)
+      trip = scev.getSmallConstantMaxTripCount(loop);
     if (trip == 0 || trip > maxTrip || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
       continue;
     // Clang already gives loops an id (llvm.loop.mustprogress …): keep its properties, add ours.
@@ -192,6 +196,13 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     llvm::FunctionPassManager fpm;
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(
         llvm::LoopFullUnrollPass(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
+    // Loops with only a maximum trip count: LoopUnrollPass unrolls those to the bound when asked to.
+    fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)
+                                         .setPartial(false)
+                                         .setRuntime(false)
+                                         .setPeeling(false)
+                                         .setUpperBound(true)
+                                         .setFullUnrollMaxCount(options.maxUnrollTripCount)));
     fpm.run(kernel, fam);
     fam.invalidate(kernel, llvm::PreservedAnalyses::none());
     report.loopsUnrolled += marked;
