@@ -217,6 +217,11 @@ private:
         std::min(w.offsetA + std::max(wa.sizeBytes, 1u), w.offsetB + std::max(wb.sizeBytes, 1u)) - 1;
     f.bytes = {first, last};
     f.index = {first / std::max(wa.elementSize, 1u)}; // the first shared byte's element (a copy spans many)
+    if (wa.image) {
+      // A pixel: img[y][x] (or img[z][y][x]), as the report prints indices outermost first.
+      std::uint64_t mask = (1u << 21) - 1, x = first & mask, y = (first >> 21) & mask, z = (first >> 42) & mask;
+      f.index = z ? std::vector<std::uint64_t>{z, y, x} : std::vector<std::uint64_t>{y, x};
+    }
     const AccessSite *chosen[2] = {&wa, &wb};
     const encode::WorkItemIds *ids[2] = {&w.a, &w.b};
     for (int k = 0; k < 2; ++k) {

@@ -69,6 +69,9 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  enum class LaneResult { Done, NotLanes };
+  LaneResult encodeVectorLanes(llvm::Instruction &inst);
+  format::Status encodeImageAccess(llvm::CallBase &call, bool write);
   /// min, max, clamp and abs on scalar integers, exactly; nullopt for anything else (then: an unknown).
   std::optional<SymValue> integerBuiltin(llvm::CallBase &call, const std::string &name);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
@@ -144,8 +147,26 @@ std::optional<SymValue> ThreadEncoder::value(const llvm::Value *v) {
       return SymValue{m_tf.boolean(false), {}};
     return SymValue{m_tf.constant(bits, 0), {}};
   }
+  if (auto *vc = llvm::dyn_cast<llvm::Constant>(v); vc && v->getType()->isVectorTy()) {
+    // A constant vector of integers or floats: its lanes joined, lane 0 in the low bits.
+    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(v->getType()); vt && !vt->getElementType()->isIntegerTy(1)) {
+      cvc5::Term out;
+      bool ok = true;
+      for (unsigned i = 0; ok && i < vt->getNumElements(); ++i) {
+        llvm::Constant *e = vc->getAggregateElement(i);
+        std::optional<SymValue> lane;
+        if (e && (llvm::isa<llvm::ConstantInt>(e) || llvm::isa<llvm::ConstantFP>(e)))
+          lane = value(e);
+        ok = lane && lane->how.exact();
+        if (ok)
+          out = i == 0 ? lane->term : m_tf.concat(lane->term, out);
+      }
+      if (ok)
+        return SymValue{out, {}};
+    }
+  }
   if (llvm::isa<llvm::Constant>(v) && !v->getType()->isPointerTy()) {
-    // Vector and aggregate constants: their bits do not matter to any access (values only).
+    // Other aggregate constants: their bits do not matter to any access (values only).
     return freshValue(v->getType(), "a vector or aggregate constant");
   }
   return std::nullopt;
@@ -773,6 +794,14 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
       m_values[&call] = freshValue(call.getType(), "an event");
     return {};
   }
+  case BuiltinKind::ImageRead:
+  case BuiltinKind::ImageWrite:
+    return encodeImageAccess(call, b.kind == BuiltinKind::ImageWrite);
+  case BuiltinKind::ImageQuery:
+    if (!call.getType()->isVoidTy())
+      m_values[&call] = freshValue(call.getType(), "the image's " + b.name.substr(std::string("get_image_").size()) +
+                                                       " (images are captured by kind only)");
+    return {};
   case BuiltinKind::WaitEvents:
     // Every copy this work-item's group started is complete: later accesses are ordered after them.
     m_waits = m_tf.add(m_waits, m_tf.constant(16, 1));
@@ -871,6 +900,54 @@ format::Status ThreadEncoder::encodeCall(llvm::CallBase &call) {
     break;
   }
   return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");
+}
+
+/// read_image*/write_image* (OpenCL 1.2 §6.12.14): the image is a memory object whose "bytes" are pixels,
+/// one unit each, addressed by the coordinates packed into 64 bits (x, y, z: 21 bits each, enough for any
+/// image size a device allows). A write is exact; a read through a sampler may clamp or wrap its
+/// coordinates, so the pixel it reads is open (a race through it is `unknown`, never a false witness);
+/// a read without a sampler reads its coordinates. The values read are open.
+format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write) {
+  auto image = call.arg_size() >= 2 ? pointer(call.getArgOperand(0)) : std::nullopt;
+  if (!image)
+    return format::fail("an image the encoder cannot follow at " + placeOf(&call));
+  bool sampled = !write && call.arg_size() >= 3;
+  llvm::Value *coordArg = call.getArgOperand(sampled ? 2 : 1);
+  auto coord = value(coordArg);
+  SymPointer at = *image;
+  at.space = Space::Global;
+  Exactness how = image->how;
+  llvm::Type *ct = coordArg->getType();
+  bool integerCoords = ct->isIntOrIntVectorTy();
+  if (!coord || sampled || !integerCoords) {
+    at.offset = m_tf.fresh(m_tf.bv(64), name("pixel"));
+    how = how & Exactness{sampled ? "the pixel a sampler reads at " + placeOf(&call)
+                                  : "the image coordinates at " + placeOf(&call)};
+  } else {
+    unsigned lanes = ct->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(ct)->getNumElements() : 1;
+    unsigned bits = coord->term.getSort().getBitVectorSize() / lanes;
+    cvc5::Term packed = m_tf.constant(64, 0);
+    for (unsigned i = 0; i < std::min(lanes, 3u); ++i) {
+      cvc5::Term c = m_tf.resize(m_tf.extract(coord->term, (i + 1) * bits - 1, i * bits), 64, false);
+      c = m_tf.op(cvc5::Kind::BITVECTOR_AND, {c, m_tf.constant(64, (1ull << 21) - 1)});
+      packed = m_tf.op(cvc5::Kind::BITVECTOR_OR,
+                       {packed, m_tf.op(cvc5::Kind::BITVECTOR_SHL, {c, m_tf.constant(64, 21ull * i)})});
+    }
+    at.offset = packed;
+    how = how & coord->how;
+  }
+  at.how = how;
+  SymValue stored;
+  if (write) {
+    llvm::Value *v = call.getArgOperand(call.arg_size() - 1);
+    auto sv = value(v);
+    stored = sv ? *sv : freshValue(v->getType(), "a pixel value");
+  }
+  recordAccess(call, at, m_tf.constant(64, 1), {}, !write, write, false, 1, write ? &stored : nullptr);
+  m_s.sites[m_s.siteFor(&call)].image = true;
+  if (!call.getType()->isVoidTy())
+    m_values[&call] = freshValue(call.getType(), "a pixel read from an image at " + placeOf(&call));
+  return {};
 }
 
 std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, const std::string &name) {
@@ -1062,8 +1139,11 @@ format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {
     return {};
   }
   if (auto *bin = dyn_cast<BinaryOperator>(&inst)) {
-    if (!bin->getType()->isIntegerTy()) {
-      unknown("a floating-point or vector value");
+    auto *vectorType = dyn_cast<FixedVectorType>(bin->getType());
+    bool integerVector = vectorType && vectorType->getElementType()->isIntegerTy() &&
+                         !vectorType->getElementType()->isIntegerTy(1);
+    if (!bin->getType()->isIntegerTy() && !integerVector) {
+      unknown("a floating-point value");
       return {};
     }
     auto a = operand(0), b = operand(1);
@@ -1134,6 +1214,19 @@ format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {
       break;
     default:
       unknown("an operation the encoder does not model");
+      return {};
+    }
+    if (integerVector) {
+      // Lane by lane: no carry or shift crosses from one lane into the next.
+      unsigned lanes = vectorType->getNumElements();
+      unsigned bits = a->term.getSort().getBitVectorSize() / lanes;
+      cvc5::Term out;
+      for (unsigned i = 0; i < lanes; ++i) {
+        cvc5::Term r = m_tf.op(k, {m_tf.extract(a->term, (i + 1) * bits - 1, i * bits),
+                                   m_tf.extract(b->term, (i + 1) * bits - 1, i * bits)});
+        out = i == 0 ? r : m_tf.concat(r, out);
+      }
+      m_values[&inst] = SymValue{out, how};
       return {};
     }
     m_values[&inst] = SymValue{m_tf.op(k, {a->term, b->term}), how};
@@ -1236,8 +1329,85 @@ format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {
   if (inst.mayReadOrWriteMemory())
     return format::fail("the instruction '" + std::string(inst.getOpcodeName()) + "' at " + placeOf(&inst) +
                         " is not modelled");
+  if (auto status = encodeVectorLanes(inst); status != LaneResult::NotLanes)
+    return {};
   unknown("a value the encoder does not model");
   return {};
+}
+
+/// A vector <N x iK> (or of floats) is one bit-vector of N·K bits, lane i in bits [i·K, (i+1)·K): inserting,
+/// extracting and shuffling lanes at constant positions are exact. Anything else: NotLanes.
+ThreadEncoder::LaneResult ThreadEncoder::encodeVectorLanes(llvm::Instruction &inst) {
+  using namespace llvm;
+  auto laneBits = [&](Type *vector) -> unsigned {
+    auto *v = dyn_cast<FixedVectorType>(vector);
+    if (!v || v->getElementType()->isIntegerTy(1))
+      return 0;
+    return static_cast<unsigned>(m_s.layout.getTypeSizeInBits(v->getElementType()).getFixedValue());
+  };
+  auto lane = [&](const cvc5::Term &vec, unsigned bits, unsigned i) {
+    return m_tf.extract(vec, (i + 1) * bits - 1, i * bits);
+  };
+  auto join = [&](const std::vector<cvc5::Term> &lanes) { // lane 0 in the low bits
+    cvc5::Term out = lanes[0];
+    for (std::size_t i = 1; i < lanes.size(); ++i)
+      out = m_tf.concat(lanes[i], out);
+    return out;
+  };
+  if (auto *ins = dyn_cast<InsertElementInst>(&inst)) {
+    unsigned bits = laneBits(ins->getType());
+    auto *index = dyn_cast<ConstantInt>(ins->getOperand(2));
+    std::optional<SymValue> vec;
+    if (isa<UndefValue>(ins->getOperand(0))) // building a vector lane by lane (or a splat): start from zeros
+      vec = SymValue{m_tf.constant(static_cast<unsigned>(m_s.layout.getTypeSizeInBits(ins->getType()).getFixedValue()), 0), {}};
+    else
+      vec = value(ins->getOperand(0));
+    auto elt = value(ins->getOperand(1));
+    if (!bits || !index || !vec || !elt || elt->term.getSort().isBoolean())
+      return LaneResult::NotLanes;
+    unsigned n = cast<FixedVectorType>(ins->getType())->getNumElements();
+    std::vector<cvc5::Term> lanes;
+    for (unsigned i = 0; i < n; ++i)
+      lanes.push_back(i == index->getZExtValue() ? elt->term : lane(vec->term, bits, i));
+    m_values[&inst] = SymValue{join(lanes), vec->how & elt->how};
+    return LaneResult::Done;
+  }
+  if (auto *ext = dyn_cast<ExtractElementInst>(&inst)) {
+    unsigned bits = laneBits(ext->getVectorOperandType());
+    auto *index = dyn_cast<ConstantInt>(ext->getIndexOperand());
+    auto vec = value(ext->getVectorOperand());
+    if (!bits || !index || !vec)
+      return LaneResult::NotLanes;
+    m_values[&inst] = SymValue{lane(vec->term, bits, static_cast<unsigned>(index->getZExtValue())), vec->how};
+    return LaneResult::Done;
+  }
+  if (auto *shuf = dyn_cast<ShuffleVectorInst>(&inst)) {
+    unsigned bits = laneBits(shuf->getType());
+    // An undefined operand is never picked by a defined mask entry; its lanes can be anything: zeros.
+    auto operandOrZero = [&](llvm::Value *v) -> std::optional<SymValue> {
+      if (isa<UndefValue>(v))
+        return SymValue{m_tf.constant(static_cast<unsigned>(m_s.layout.getTypeSizeInBits(v->getType()).getFixedValue()), 0), {}};
+      return value(v);
+    };
+    auto a = operandOrZero(shuf->getOperand(0)), b = operandOrZero(shuf->getOperand(1));
+    if (!bits || !a || !b)
+      return LaneResult::NotLanes;
+    unsigned inputs = cast<FixedVectorType>(shuf->getOperand(0)->getType())->getNumElements();
+    std::vector<cvc5::Term> lanes;
+    Exactness how = a->how & b->how;
+    for (int m : shuf->getShuffleMask()) {
+      if (m < 0) {
+        lanes.push_back(m_tf.fresh(m_tf.bv(bits), name("undef_lane")));
+        how = how & Exactness{"an undefined vector lane at " + placeOf(&inst)};
+      } else {
+        unsigned u = static_cast<unsigned>(m);
+        lanes.push_back(u < inputs ? lane(a->term, bits, u) : lane(b->term, bits, u - inputs));
+      }
+    }
+    m_values[&inst] = SymValue{join(lanes), how};
+    return LaneResult::Done;
+  }
+  return LaneResult::NotLanes;
 }
 
 format::Status ThreadEncoder::run() {

@@ -155,11 +155,17 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
     }
     return b;
   }
+  if (startsWith(n, "read_image") || startsWith(n, "write_image") || startsWith(n, "get_image_")) {
+    b.kind = startsWith(n, "read_image")    ? BuiltinKind::ImageRead
+             : startsWith(n, "write_image") ? BuiltinKind::ImageWrite
+                                            : BuiltinKind::ImageQuery;
+    return b;
+  }
   if (n == "wait_group_events") {
     b.kind = BuiltinKind::WaitEvents;
     return b;
   }
-  for (const char *unsupported : {"read_image", "write_image", "get_image",
+  for (const char *unsupported : {
                                    "read_pipe", "write_pipe", "reserve_", "commit_", "enqueue_", "work_group_",
                                    "sub_group_", "get_sub_group", "to_global", "to_local", "to_private"}) {
     if (startsWith(n, unsupported))

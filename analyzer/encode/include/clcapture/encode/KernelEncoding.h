@@ -45,6 +45,7 @@ struct AccessSite {
   MemorySpace space = MemorySpace::Global;
   bool reads = false, writes = false, atomic = false;
   bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
+  bool image = false;       ///< a pixel of an image: the offset packs x, y, z (21 bits each)
   unsigned sizeBytes = 0;
   unsigned elementSize = 1; ///< for reporting an element index
   std::string object;       ///< the memory's name when the site always accesses one object, else ""

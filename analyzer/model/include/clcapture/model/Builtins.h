@@ -42,7 +42,10 @@ enum class BuiltinKind {
   NoEffect,     ///< printf, prefetch: nothing the analysis needs
   AsyncCopy,    ///< async_work_group_copy (dst, src, n, event) / async_work_group_strided_copy (…, stride, event)
   WaitEvents,   ///< wait_group_events: the group's async copies are complete
-  Unsupported,  ///< images, pipes, enqueue_kernel, work-group collectives, unknown calls
+  ImageRead,    ///< read_image{f,i,ui,h} (image, [sampler,] coordinates)
+  ImageWrite,   ///< write_image{f,i,ui,h} (image, coordinates, value)
+  ImageQuery,   ///< get_image_width/height/depth/dim/channel_*: not in the capture
+  Unsupported,  ///< pipes, enqueue_kernel, work-group collectives, unknown calls
 };
 
 struct Builtin {
