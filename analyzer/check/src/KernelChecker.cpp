@@ -171,6 +171,8 @@ private:
         std::vector<Scope> scopes{Scope::SameGroup};
         if (a.space == MemorySpace::Global)
           scopes.push_back(Scope::DifferentGroups);
+        if (m_e.groupingIrrelevant(all[i].sites, all[j].sites))
+          scopes = {Scope::AnyPair};
         for (Scope scope : scopes) {
           if (outOfTime())
             return;

@@ -169,12 +169,24 @@ void setUpLaunch(EncodingState &s) {
       s.numGroups[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {s.globalSize[d], s.localSize[d]});
     }
   }
-  // Two work-items: ids within the NDRange, global id = group × local size + local id + offset.
+  // Two work-items: ids within the NDRange, global id = group × local size + local id + offset. With a
+  // captured local size that product is linear. With an open one it is not: then the global id is the free
+  // variable and the local and group ids are its remainder and quotient — terms the solver meets only when
+  // the kernel asks for them or a query needs "same group".
   for (unsigned t = 0; t < 2; ++t) {
     const char *who = t == 0 ? "A" : "B";
     for (unsigned d = 0; d < 3; ++d) {
-      cvc5::Term lid = tf.fresh(tf.bv(64), std::string("local_id_") + std::to_string(d) + "_" + who);
-      cvc5::Term grp = tf.fresh(tf.bv(64), std::string("group_id_") + std::to_string(d) + "_" + who);
+      std::string dim = std::to_string(d) + "_" + who;
+      if (s.localSizeOpen) {
+        cvc5::Term rel = tf.fresh(tf.bv(64), "global_index_" + dim); // global id − offset
+        s.solver.assertFormula(tf.ult(rel, s.globalSize[d]));
+        s.ids[t].local[d] = tf.op(cvc5::Kind::BITVECTOR_UREM, {rel, s.localSize[d]});
+        s.ids[t].group[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {rel, s.localSize[d]});
+        s.ids[t].global[d] = tf.add(rel, s.globalOffset[d]);
+        continue;
+      }
+      cvc5::Term lid = tf.fresh(tf.bv(64), "local_id_" + dim);
+      cvc5::Term grp = tf.fresh(tf.bv(64), "group_id_" + dim);
       s.solver.assertFormula(tf.ult(lid, s.localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));
       s.ids[t].local[d] = lid;
@@ -358,6 +370,10 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t) {
 
 QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label) {
   auto started = std::chrono::steady_clock::now();
+  if (s.options.deadline) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*s.options.deadline - started).count();
+    s.solver.setOption("tlimit-per", std::to_string(std::max<long long>(1, left)));
+  }
   cvc5::Result r = s.solver.checkSatAssuming(query);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   s.queryLog.push_back({label, query, r.toString() + " in " + std::to_string(ms.count()) + " ms"});
@@ -556,6 +572,21 @@ void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::
 
 } // namespace
 
+bool KernelEncoding::groupingIrrelevant(const std::vector<unsigned> &a, const std::vector<unsigned> &b) const {
+  const EncodingState &s = m_impl->state;
+  for (unsigned t = 0; t < 2; ++t)
+    for (unsigned id : t == 0 ? a : b) {
+      const AccessRecord &r = s.records[t][id];
+      if (!r.present)
+        continue;
+      const cvc5::Term &e = s.sites[id].space == MemorySpace::Local ? r.localEpoch : r.globalEpoch;
+      if (s.sites[id].space != MemorySpace::Global || s.sites[id].collective || !e.isBitVectorValue() ||
+          std::stoull(e.getBitVectorValue(10)) != 0)
+        return false;
+    }
+  return true;
+}
+
 QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, const std::vector<unsigned> &bSites,
                                        Scope scope, bool differentValues) {
   EncodingState &s = m_impl->state;
@@ -576,7 +607,7 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     dropSitesInOtherIntervals(s, a, b, local);
     if (a.empty() || b.empty())
       return out;
-  } else {
+  } else if (scope == Scope::DifferentGroups) {
     // One work-group only: no pair of work-items in different groups (asked once).
     if (!s.severalGroups) {
       cvc5::Result r = s.solver.checkSatAssuming(tf.lnot(s.sameGroup));
@@ -619,7 +650,7 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
         q = tf.land(q, tf.lnot(ordered));
       }
     }
-    else
+    else if (scope == Scope::DifferentGroups)
       q = tf.land(q, tf.lnot(s.sameGroup));
     if (differentValues)
       q = tf.land(q, tf.lnot(tf.eq(ca.value, cb.value)));
@@ -629,7 +660,8 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     label += " (A) and";
     for (unsigned id : b)
       label += " " + std::to_string(id);
-    label += std::string(" (B), ") + (scope == Scope::SameGroup ? "same group" : "different groups") +
+    label += std::string(" (B), ") +
+             (scope == Scope::SameGroup ? "same group" : scope == Scope::DifferentGroups ? "different groups" : "any two work-items") +
              (differentValues ? ", different values" : "");
     // A witness through exact sites first; only when there is none, one through an abstraction.
     bool mixed = !(ca.allExact && cb.allExact) && !ca.noneExact && !cb.noneExact;

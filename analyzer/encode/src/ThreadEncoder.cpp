@@ -72,7 +72,7 @@ private:
   enum class LaneResult { Done, NotLanes };
   LaneResult encodeVectorLanes(llvm::Instruction &inst);
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);
-  /// min, max, clamp and abs on scalar integers, exactly; nullopt for anything else (then: an unknown).
+  /// min, max, clamp, abs, mul24 and mad24 on scalar integers, exactly; nullopt for anything else (then: an unknown).
   std::optional<SymValue> integerBuiltin(llvm::CallBase &call, const std::string &name);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
@@ -953,7 +953,7 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
 std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, const std::string &name) {
   if (!call.getType()->isIntegerTy() || call.getType()->isIntegerTy(1))
     return std::nullopt;
-  if (name != "min" && name != "max" && name != "clamp" && name != "abs")
+  if (name != "min" && name != "max" && name != "clamp" && name != "abs" && name != "mul24" && name != "mad24")
     return std::nullopt;
   // Signedness from the first parameter's mangled type: _Z3minii (int), _Z3minjj (uint), _Z3minmm (ulong).
   std::string mangled = call.getCalledFunction()->getName().str();
@@ -983,6 +983,12 @@ std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, cons
     how = how & v.how;
   if ((name == "min" || name == "max") && args.size() == 2)
     return SymValue{name == "min" ? minOf(args[0].term, args[1].term) : maxOf(args[0].term, args[1].term), how};
+  // mul24/mad24 (OpenCL 1.2 §6.12.3): defined only for operands in 24-bit range, where they equal the
+  // full product — which is what they compute for every launch they are defined on.
+  if (name == "mul24" && args.size() == 2)
+    return SymValue{m_tf.mul(args[0].term, args[1].term), how};
+  if (name == "mad24" && args.size() == 3)
+    return SymValue{m_tf.add(m_tf.mul(args[0].term, args[1].term), args[2].term), how};
   if (name == "clamp" && args.size() == 3) // OpenCL: min(max(x, lo), hi)
     return SymValue{minOf(maxOf(args[0].term, args[1].term), args[2].term), how};
   if (name == "abs" && args.size() == 1) {

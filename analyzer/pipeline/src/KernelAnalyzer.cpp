@@ -78,6 +78,7 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline -
                                                                       std::chrono::steady_clock::now());
     encodeOptions.queryTimeoutMs = static_cast<unsigned>(std::max<long long>(1, left.count()));
+    encodeOptions.deadline = request.deadline;
   }
   auto encoding = encode::KernelEncoding::encode(kernel->entry(), *launch, encodeOptions);
   if (!encoding)

@@ -23,6 +23,7 @@
 #include "clcapture/model/LaunchConfig.h"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,7 +62,9 @@ struct WorkItemIds {
   std::array<std::uint64_t, 3> global{}, local{}, group{};
 };
 
-enum class Scope { SameGroup, DifferentGroups };
+/// Which pairs of work-items a race query ranges over. AnyPair is the union of the other two when no
+/// barrier separates the accesses (see groupingIrrelevant): one query, and no "same group" term.
+enum class Scope { SameGroup, DifferentGroups, AnyPair };
 
 struct RaceWitness {
   WorkItemIds a, b;
@@ -87,6 +90,8 @@ struct QueryOutcome {
 
 struct EncodeOptions {
   unsigned queryTimeoutMs = 0;             ///< 0: none
+  /// When set, each query's time limit is what is left until then (so the last query cannot overrun it).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   std::uint64_t maxCapturedTableBytes = 4096; ///< read-only buffers up to this size are read exactly
 };
 
@@ -117,6 +122,11 @@ public:
   QueryOutcome checkRace(unsigned a, unsigned b, Scope scope, bool differentValues = false) {
     return checkRace(std::vector<unsigned>{a}, std::vector<unsigned>{b}, scope, differentValues);
   }
+
+  /// True when every site of `a` and `b` is a non-collective global access in the first barrier interval
+  /// (constant 0): then same-group and different-group pairs are constrained alike, and Scope::AnyPair
+  /// asks both at once — without the work-group terms, which are costly when the local size is open.
+  bool groupingIrrelevant(const std::vector<unsigned> &a, const std::vector<unsigned> &b) const;
 
   /// Whether two work-items of one group disagree on reaching barrier `barrier`:
   ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ ¬reach_B(β).
