@@ -102,6 +102,8 @@ private:
 
   QueryOutcome count(QueryOutcome o) {
     ++m_out.queries;
+    if (o.deadlineHit)
+      m_out.timedOut = true;
     return o;
   }
 

@@ -384,8 +384,11 @@ QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &l
     out.status = QueryOutcome::Status::Sat;
   } else {
     out.status = QueryOutcome::Status::Unknown;
-    out.unknownReason = r.getUnknownExplanation() == cvc5::UnknownExplanation::TIMEOUT ? "solver timeout"
-                                                                                       : "the solver gave up";
+    bool timeout = r.getUnknownExplanation() == cvc5::UnknownExplanation::TIMEOUT;
+    out.unknownReason = timeout ? "solver timeout" : "the solver gave up";
+    // The per-query limit is what was left of the instantiation's time: a timeout then is the whole
+    // analysis running out of time.
+    out.deadlineHit = timeout && s.options.deadline.has_value();
   }
   return out;
 }

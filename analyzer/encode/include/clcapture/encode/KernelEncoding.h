@@ -86,6 +86,7 @@ struct QueryOutcome {
   std::optional<RaceWitness> race;
   std::optional<DivergenceWitness> divergence;
   std::string unknownReason; ///< Unknown: the solver's reason (timeout, resource limit)
+  bool deadlineHit = false;  ///< Unknown because the instantiation's time ran out (EncodeOptions::deadline)
 };
 
 struct EncodeOptions {
