@@ -43,6 +43,67 @@ std::string loopPlace(const llvm::Loop &loop) {
   return placeOf(loop.getHeader()->getFirstNonPHI());
 }
 
+/// Which lanes of a vector a load or store really touches (Clang's code for vector components).
+struct LaneRange {
+  bool whole = true;      ///< all of it (anything not matching the patterns below)
+  bool none = false;      ///< nothing: the load only feeds a lane store back to the same place
+  unsigned first = 0, last = 0;
+};
+
+/// A store of `insertelement(…insertelement(load p, …)…)` back to p — Clang's code for `p->x = e` on a
+/// vector lvalue — writes only the inserted lanes.
+LaneRange lanesWritten(const llvm::StoreInst &store) {
+  LaneRange r;
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(store.getValueOperand()->getType());
+  if (!vt || store.isAtomic() || store.isVolatile())
+    return r;
+  const llvm::Value *v = store.getValueOperand();
+  unsigned lo = ~0u, hi = 0;
+  while (auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(v)) {
+    auto *index = llvm::dyn_cast<llvm::ConstantInt>(ins->getOperand(2));
+    if (!index || !ins->hasOneUse())
+      return r;
+    lo = std::min(lo, static_cast<unsigned>(index->getZExtValue()));
+    hi = std::max(hi, static_cast<unsigned>(index->getZExtValue()));
+    v = ins->getOperand(0);
+  }
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(v);
+  if (!load || lo == ~0u || !load->hasOneUse() || load->isVolatile() || load->isAtomic() ||
+      load->getPointerOperand() != store.getPointerOperand() || load->getParent() != store.getParent())
+    return r;
+  for (const llvm::Instruction *i = load->getNextNode(); i && i != &store; i = i->getNextNode())
+    if (i->mayWriteToMemory())
+      return r; // something in between could change the lanes put back
+  r.whole = false;
+  r.first = lo;
+  r.last = hi;
+  return r;
+}
+
+/// A vector load that only feeds a lane store back to the same place (lanesWritten) reads nothing: it is
+/// Clang's code for `p->x = e`, which reads nothing in the source. Any other load reads the whole vector.
+LaneRange lanesRead(const llvm::LoadInst &load) {
+  LaneRange r;
+  if (!llvm::isa<llvm::FixedVectorType>(load.getType()) || load.isAtomic() || load.isVolatile() || load.use_empty())
+    return r;
+  if (load.hasOneUse())
+    if (auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(*load.user_begin())) {
+      const llvm::Value *v = ins;
+      while (v->hasOneUse() && llvm::isa<llvm::InsertElementInst>(*v->user_begin()))
+        v = *v->user_begin();
+      if (v->hasOneUse())
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(*v->user_begin()))
+          if (store->getValueOperand() == v && !lanesWritten(*store).whole) {
+            r.whole = false;
+            r.none = true;
+            return r;
+          }
+    }
+  // A vector load taken apart lane by lane still reads every lane: Clang emits the same whole-vector load
+  // for `float2 s = p[0]` (a read of both lanes in the source) as for `p[0].y`, and Oclgrind sees it too.
+  return r;
+}
+
 namespace {
 
 class ThreadEncoder {
@@ -1052,7 +1113,16 @@ format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {
     unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(load->getType()).getFixedValue());
     llvm::Type *scalar = load->getType()->getScalarType();
     unsigned element = static_cast<unsigned>(m_s.layout.getTypeStoreSize(scalar).getFixedValue());
-    recordAccess(inst, *p, m_tf.constant(64, bytes), {}, true, false, load->isAtomic(), element, nullptr);
+    LaneRange lanes = lanesRead(*load);
+    if (lanes.none) {
+      // `v.x = e` on a vector in memory: Clang loads the vector only to put it back around the new lane.
+    } else {
+      SymPointer at = *p;
+      if (lanes.first > 0)
+        at.offset = m_tf.add(p->offset, m_tf.constant(64, std::uint64_t{lanes.first} * element));
+      std::uint64_t size = lanes.whole ? bytes : std::uint64_t{lanes.last - lanes.first + 1} * element;
+      recordAccess(inst, at, m_tf.constant(64, size), {}, true, false, load->isAtomic(), element, nullptr);
+    }
     if (load->getType()->isPointerTy()) {
       // A pointer read from memory (pointer chasing): the object it points into is unknown.
       return format::fail("a pointer loaded from memory at " + placeOf(&inst) + " (pointer chasing)");
@@ -1069,6 +1139,19 @@ format::Status ThreadEncoder::encodeInstruction(llvm::Instruction &inst) {
     unsigned element = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
     if (type->isPointerTy() && p->space != Space::Private)
       return format::fail("a pointer stored to memory at " + placeOf(&inst));
+    LaneRange lanes = lanesWritten(*store);
+    if (!lanes.whole) {
+      SymPointer at = *p;
+      at.offset = m_tf.add(p->offset, m_tf.constant(64, std::uint64_t{lanes.first} * element));
+      // Only the inserted lanes change: the store puts back what the same vector load read elsewhere.
+      auto v = value(store->getValueOperand());
+      SymValue stored = v ? *v : freshValue(type, "a vector value");
+      unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type->getScalarType()).getFixedValue());
+      stored.term = m_tf.extract(stored.term, (lanes.last + 1) * bits - 1, lanes.first * bits);
+      recordAccess(inst, at, m_tf.constant(64, std::uint64_t{lanes.last - lanes.first + 1} * element), {}, false,
+                   true, store->isAtomic(), element, &stored);
+      return {};
+    }
     std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
     SymValue stored = v ? *v : SymValue{m_tf.fresh(m_tf.bv(bytes * 8), name("s" + std::to_string(m_fresh++))),
                                         Exactness{"a stored value the encoder does not model"}};
