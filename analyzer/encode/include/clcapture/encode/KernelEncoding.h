@@ -120,9 +120,6 @@ public:
   /// the same value (a benign race, SPEC §4).
   QueryOutcome checkRace(const std::vector<unsigned> &a, const std::vector<unsigned> &b, Scope scope,
                          bool differentValues = false);
-  QueryOutcome checkRace(unsigned a, unsigned b, Scope scope, bool differentValues = false) {
-    return checkRace(std::vector<unsigned>{a}, std::vector<unsigned>{b}, scope, differentValues);
-  }
 
   /// True when every site of `a` and `b` is a non-collective global access in the first barrier interval
   /// (constant 0): then same-group and different-group pairs are constrained alike, and Scope::AnyPair
