@@ -84,8 +84,8 @@ def main():
     ap.add_argument("--clcapture", required=True)
     ap.add_argument("--verify", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--timeout", type=int, default=10,
-                    help="clcapture-verify --timeout per instantiation (default 10, for the suite's time: an "
+    ap.add_argument("--timeout", type=int, default=30,
+                    help="clcapture-verify --timeout per instantiation (default 30, for the suite's time: an "
                          "instantiation that needs more is unknown, reason: time limit)")
     a = ap.parse_args()
     app = APPS[a.app]
