@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -165,7 +166,6 @@ def main():
         r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],
                            capture_output=True, text=True)
         if keep:
-            import shutil
             shutil.copytree(folder, keep, dirs_exist_ok=True)
     if json_only:
         # For oclgrind_crosscheck.py: the result record alone, on the last line.

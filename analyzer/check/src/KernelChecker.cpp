@@ -151,11 +151,12 @@ private:
     std::vector<Place> out;
     std::map<std::string, std::size_t> index;
     for (const AccessSite &site : m_e.accesses()) {
-      std::string key = describeSite(site, m_c) + "|" + std::to_string(static_cast<int>(site.space)) +
-                        (site.reads ? "r" : "") + (site.writes ? "w" : "") + (site.atomic ? "a" : "");
+      std::string where = describeSite(site, m_c);
+      std::string key = where + "|" + std::to_string(static_cast<int>(site.space)) + (site.reads ? "r" : "") +
+                        (site.writes ? "w" : "") + (site.atomic ? "a" : "");
       auto [it, added] = index.emplace(key, out.size());
       if (added)
-        out.push_back(Place{describeSite(site, m_c), {}});
+        out.push_back(Place{where, {}});
       out[it->second].sites.push_back(site.id);
     }
     return out;

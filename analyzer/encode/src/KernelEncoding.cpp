@@ -34,8 +34,6 @@ EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, co
     : kernel(k), launch(l), options(o), layout(k.getParent()->getDataLayout()) {
   solver.setOption("produce-models", "true");
   solver.setOption("incremental", "true");
-  if (options.queryTimeoutMs)
-    solver.setOption("tlimit-per", std::to_string(options.queryTimeoutMs));
   solver.setLogic("QF_ABV");
 
 }

@@ -74,12 +74,8 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
               frontend::printModule(kernel->module()));
 
   encode::EncodeOptions encodeOptions;
-  if (request.deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline -
-                                                                      std::chrono::steady_clock::now());
-    encodeOptions.queryTimeoutMs = static_cast<unsigned>(std::max<long long>(1, left.count()));
-    encodeOptions.deadline = request.deadline;
-  }
+  encodeOptions.deadline = request.deadline;
+
   auto encoding = encode::KernelEncoding::encode(kernel->entry(), *launch, encodeOptions);
   if (!encoding)
     return fail(report::Verdict::Unknown, report::ErrorKind::None, "not covered by the analysis: " + encoding.error());

@@ -90,8 +90,8 @@ struct QueryOutcome {
 };
 
 struct EncodeOptions {
-  unsigned queryTimeoutMs = 0;             ///< 0: none
-  /// When set, each query's time limit is what is left until then (so the last query cannot overrun it).
+  /// When set, each query's time limit is what is left until then (so the last query cannot overrun it);
+  /// unset: no limit.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::uint64_t maxCapturedTableBytes = 4096; ///< read-only buffers up to this size are read exactly
 };
