@@ -1,0 +1,370 @@
+//===- EncodeArithmetic.cpp - Integer arithmetic, comparisons, casts, select, vector lanes -===//
+
+#include "ThreadEncoderImpl.h"
+
+namespace clcapture::encode {
+
+format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
+  using namespace llvm;
+  auto *cast = &inst;
+  Type *to = cast->getType();
+  if (to->isPointerTy()) {
+    if (!cast->getOperand(0)->getType()->isPointerTy())
+      return format::fail("an integer turned into a pointer at " + placeOf(&inst));
+    auto p = pointer(cast->getOperand(0));
+    if (!p)
+      return format::fail("a pointer the encoder cannot follow at " + placeOf(&inst));
+    if (isa<AddrSpaceCastInst>(cast) && to->getPointerAddressSpace() != static_cast<unsigned>(Space::Generic))
+      p->space = static_cast<Space>(to->getPointerAddressSpace());
+    m_pointers[&inst] = *p;
+    return {};
+  }
+  if (cast->getOperand(0)->getType()->isPointerTy()) {
+    unknownResult(inst, "an address turned into an integer");
+    return {};
+  }
+  auto v = operandValue(inst, 0);
+  if (!v || to->isVectorTy() || cast->getOperand(0)->getType()->isVectorTy() || to->isFloatingPointTy() ||
+      cast->getOperand(0)->getType()->isFloatingPointTy()) {
+    // Bit-casts between same-sized scalars keep the bits; conversions to and from floating point do not
+    // matter to addresses and are left unknown.
+    if (v && isa<BitCastInst>(cast) && !to->isVectorTy() && !cast->getOperand(0)->getType()->isVectorTy()) {
+      m_values[&inst] = *v;
+      return {};
+    }
+    unknownResult(inst, "a floating-point or vector value");
+    return {};
+  }
+  cvc5::Term t = v->term;
+  unsigned bits = to->getIntegerBitWidth();
+  switch (cast->getOpcode()) {
+  case Instruction::Trunc:
+    if (bits == 1)
+      t = m_tf.toBool(m_tf.resize(t, 1, false));
+    else
+      t = m_tf.resize(t, bits, false);
+    break;
+  case Instruction::ZExt:
+  case Instruction::SExt: {
+    bool isSigned = cast->getOpcode() == Instruction::SExt;
+    if (t.getSort().isBoolean())
+      t = isSigned ? m_tf.ite(t, m_tf.constant(bits, ~0ull >> (64 - bits)), m_tf.constant(bits, 0))
+                   : m_tf.ite(t, m_tf.constant(bits, 1), m_tf.constant(bits, 0));
+    else
+      t = m_tf.resize(t, bits, isSigned);
+    break;
+  }
+  default:
+    unknownResult(inst, "a conversion");
+    return {};
+  }
+  m_values[&inst] = SymValue{t, v->how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitBinaryOperator(llvm::BinaryOperator &inst) {
+  using namespace llvm;
+  auto *bin = &inst;
+  auto *vectorType = dyn_cast<FixedVectorType>(bin->getType());
+  bool integerVector = vectorType && vectorType->getElementType()->isIntegerTy() &&
+                       !vectorType->getElementType()->isIntegerTy(1);
+  if (!bin->getType()->isIntegerTy() && !integerVector) {
+    unknownResult(inst, "a floating-point value");
+    return {};
+  }
+  auto a = operandValue(inst, 0), b = operandValue(inst, 1);
+  if (!a || !b) {
+    unknownResult(inst, "an operand the encoder does not model");
+    return {};
+  }
+  Exactness how = a->how & b->how;
+  if (a->term.getSort().isBoolean()) {
+    cvc5::Kind k;
+    switch (bin->getOpcode()) {
+    case Instruction::And:
+      k = cvc5::Kind::AND;
+      break;
+    case Instruction::Or:
+      k = cvc5::Kind::OR;
+      break;
+    case Instruction::Xor:
+      k = cvc5::Kind::XOR;
+      break;
+    default:
+      unknownResult(inst, "an arithmetic on booleans");
+      return {};
+    }
+    m_values[&inst] = SymValue{m_tf.op(k, {a->term, b->term}), how};
+    return {};
+  }
+  cvc5::Kind k;
+  switch (bin->getOpcode()) {
+  case Instruction::Add:
+    k = cvc5::Kind::BITVECTOR_ADD;
+    break;
+  case Instruction::Sub:
+    k = cvc5::Kind::BITVECTOR_SUB;
+    break;
+  case Instruction::Mul:
+    k = cvc5::Kind::BITVECTOR_MULT;
+    break;
+  case Instruction::UDiv:
+    k = cvc5::Kind::BITVECTOR_UDIV;
+    break;
+  case Instruction::SDiv:
+    k = cvc5::Kind::BITVECTOR_SDIV;
+    break;
+  case Instruction::URem:
+    k = cvc5::Kind::BITVECTOR_UREM;
+    break;
+  case Instruction::SRem:
+    k = cvc5::Kind::BITVECTOR_SREM;
+    break;
+  case Instruction::Shl:
+    k = cvc5::Kind::BITVECTOR_SHL;
+    break;
+  case Instruction::LShr:
+    k = cvc5::Kind::BITVECTOR_LSHR;
+    break;
+  case Instruction::AShr:
+    k = cvc5::Kind::BITVECTOR_ASHR;
+    break;
+  case Instruction::And:
+    k = cvc5::Kind::BITVECTOR_AND;
+    break;
+  case Instruction::Or:
+    k = cvc5::Kind::BITVECTOR_OR;
+    break;
+  case Instruction::Xor:
+    k = cvc5::Kind::BITVECTOR_XOR;
+    break;
+  default:
+    unknownResult(inst, "an operation the encoder does not model");
+    return {};
+  }
+  if (integerVector) {
+    // Lane by lane: no carry or shift crosses from one lane into the next.
+    unsigned lanes = vectorType->getNumElements();
+    unsigned bits = a->term.getSort().getBitVectorSize() / lanes;
+    cvc5::Term out;
+    for (unsigned i = 0; i < lanes; ++i) {
+      cvc5::Term r = m_tf.op(k, {m_tf.extract(a->term, (i + 1) * bits - 1, i * bits),
+                                 m_tf.extract(b->term, (i + 1) * bits - 1, i * bits)});
+      out = i == 0 ? r : m_tf.concat(r, out);
+    }
+    m_values[&inst] = SymValue{out, how};
+    return {};
+  }
+  m_values[&inst] = SymValue{m_tf.op(k, {a->term, b->term}), how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitICmpInst(llvm::ICmpInst &inst) {
+  using namespace llvm;
+  auto *cmp = &inst;
+  if (cmp->getOperand(0)->getType()->isPointerTy()) {
+    auto p = pointer(cmp->getOperand(0)), q = pointer(cmp->getOperand(1));
+    if (!p || !q || !cmp->isEquality()) {
+      unknownResult(inst, "a comparison of addresses");
+      return {};
+    }
+    cvc5::Term same = m_tf.land(m_tf.eq(p->object, q->object), m_tf.eq(p->offset, q->offset));
+    m_values[&inst] =
+        SymValue{cmp->getPredicate() == ICmpInst::ICMP_EQ ? same : m_tf.lnot(same), p->how & q->how};
+    return {};
+  }
+  auto a = operandValue(inst, 0), b = operandValue(inst, 1);
+  if (!a || !b || cmp->getOperand(0)->getType()->isVectorTy()) {
+    unknownResult(inst, "a comparison the encoder does not model");
+    return {};
+  }
+  cvc5::Term x = a->term, y = b->term;
+  if (x.getSort().isBoolean()) {
+    x = m_tf.toBits(x);
+    y = m_tf.toBits(y);
+  }
+  cvc5::Term t;
+  switch (cmp->getPredicate()) {
+  case ICmpInst::ICMP_EQ:
+    t = m_tf.eq(x, y);
+    break;
+  case ICmpInst::ICMP_NE:
+    t = m_tf.lnot(m_tf.eq(x, y));
+    break;
+  case ICmpInst::ICMP_ULT:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_ULT, {x, y});
+    break;
+  case ICmpInst::ICMP_ULE:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_ULE, {x, y});
+    break;
+  case ICmpInst::ICMP_UGT:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_UGT, {x, y});
+    break;
+  case ICmpInst::ICMP_UGE:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_UGE, {x, y});
+    break;
+  case ICmpInst::ICMP_SLT:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_SLT, {x, y});
+    break;
+  case ICmpInst::ICMP_SLE:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_SLE, {x, y});
+    break;
+  case ICmpInst::ICMP_SGT:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_SGT, {x, y});
+    break;
+  case ICmpInst::ICMP_SGE:
+    t = m_tf.op(cvc5::Kind::BITVECTOR_SGE, {x, y});
+    break;
+  default:
+    unknownResult(inst, "a comparison");
+    return {};
+  }
+  m_values[&inst] = SymValue{t, a->how & b->how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitSelectInst(llvm::SelectInst &inst) {
+  using namespace llvm;
+  auto *sel = &inst;
+  auto c = value(sel->getCondition());
+  if (!c || sel->getCondition()->getType()->isVectorTy()) {
+    unknownResult(inst, "a selection the encoder does not model");
+    return {};
+  }
+  if (sel->getType()->isPointerTy()) {
+    auto p = pointer(sel->getTrueValue()), q = pointer(sel->getFalseValue());
+    if (!p || !q || p->space != q->space)
+      return format::fail("a pointer selected between objects the encoder cannot follow at " +
+                          placeOf(&inst));
+    SymPointer r = *p;
+    r.object = m_tf.ite(c->term, p->object, q->object);
+    r.offset = m_tf.ite(c->term, p->offset, q->offset);
+    r.how = c->how & p->how & q->how;
+    m_pointers[&inst] = r;
+    return {};
+  }
+  auto t = value(sel->getTrueValue()), f = value(sel->getFalseValue());
+  if (!t || !f) {
+    unknownResult(inst, "a selection the encoder does not model");
+    return {};
+  }
+  m_values[&inst] = SymValue{m_tf.ite(c->term, t->term, f->term), c->how & t->how & f->how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitFreezeInst(llvm::FreezeInst &inst) {
+  if (auto v = operandValue(inst, 0))
+    m_values[&inst] = *v;
+  else
+    unknownResult(inst, "a frozen value");
+  return {};
+}
+
+format::Status ThreadEncoder::visitFenceInst(llvm::FenceInst &) {
+  return {};
+}
+
+namespace {
+
+/// A vector <N x iK> (or of floats) is one bit-vector of N·K bits, lane i in bits [i·K, (i+1)·K): inserting,
+/// extracting and shuffling lanes at constant positions are exact; anything else is an unknown.
+unsigned laneBits(const llvm::DataLayout &layout, llvm::Type *vector) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(vector);
+  if (!v || v->getElementType()->isIntegerTy(1))
+    return 0;
+  return static_cast<unsigned>(layout.getTypeSizeInBits(v->getElementType()).getFixedValue());
+}
+
+cvc5::Term lane(TermFactory &tf, const cvc5::Term &vec, unsigned bits, unsigned i) {
+  return tf.extract(vec, (i + 1) * bits - 1, i * bits);
+}
+
+cvc5::Term joinLanes(TermFactory &tf, const std::vector<cvc5::Term> &lanes) { // lane 0 in the low bits
+  cvc5::Term out = lanes[0];
+  for (std::size_t i = 1; i < lanes.size(); ++i)
+    out = tf.concat(lanes[i], out);
+  return out;
+}
+
+} // namespace
+
+format::Status ThreadEncoder::visitInsertElementInst(llvm::InsertElementInst &inst) {
+  using namespace llvm;
+  auto *ins = &inst;
+  auto notLanes = [&]() -> format::Status {
+    unknownResult(inst, "a value the encoder does not model");
+    return {};
+  };
+  unsigned bits = laneBits(m_s.layout, ins->getType());
+  auto *index = dyn_cast<ConstantInt>(ins->getOperand(2));
+  std::optional<SymValue> vec;
+  if (isa<UndefValue>(ins->getOperand(0))) // building a vector lane by lane (or a splat): start from zeros
+    vec = SymValue{
+        m_tf.constant(static_cast<unsigned>(m_s.layout.getTypeSizeInBits(ins->getType()).getFixedValue()), 0),
+        {}};
+  else
+    vec = value(ins->getOperand(0));
+  auto elt = value(ins->getOperand(1));
+  if (!bits || !index || !vec || !elt || elt->term.getSort().isBoolean())
+    return notLanes();
+  unsigned n = cast<FixedVectorType>(ins->getType())->getNumElements();
+  std::vector<cvc5::Term> lanes;
+  for (unsigned i = 0; i < n; ++i)
+    lanes.push_back(i == index->getZExtValue() ? elt->term : lane(m_tf, vec->term, bits, i));
+  m_values[&inst] = SymValue{joinLanes(m_tf, lanes), vec->how & elt->how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitExtractElementInst(llvm::ExtractElementInst &inst) {
+  using namespace llvm;
+  auto *ext = &inst;
+  auto notLanes = [&]() -> format::Status {
+    unknownResult(inst, "a value the encoder does not model");
+    return {};
+  };
+  unsigned bits = laneBits(m_s.layout, ext->getVectorOperandType());
+  auto *index = dyn_cast<ConstantInt>(ext->getIndexOperand());
+  auto vec = value(ext->getVectorOperand());
+  if (!bits || !index || !vec)
+    return notLanes();
+  m_values[&inst] =
+      SymValue{lane(m_tf, vec->term, bits, static_cast<unsigned>(index->getZExtValue())), vec->how};
+  return {};
+}
+
+format::Status ThreadEncoder::visitShuffleVectorInst(llvm::ShuffleVectorInst &inst) {
+  using namespace llvm;
+  auto *shuf = &inst;
+  auto notLanes = [&]() -> format::Status {
+    unknownResult(inst, "a value the encoder does not model");
+    return {};
+  };
+  unsigned bits = laneBits(m_s.layout, shuf->getType());
+  // An undefined operand is never picked by a defined mask entry; its lanes can be anything: zeros.
+  auto operandOrZero = [&](llvm::Value *v) -> std::optional<SymValue> {
+    if (isa<UndefValue>(v))
+      return SymValue{
+          m_tf.constant(static_cast<unsigned>(m_s.layout.getTypeSizeInBits(v->getType()).getFixedValue()), 0),
+          {}};
+    return value(v);
+  };
+  auto a = operandOrZero(shuf->getOperand(0)), b = operandOrZero(shuf->getOperand(1));
+  if (!bits || !a || !b)
+    return notLanes();
+  unsigned inputs = cast<FixedVectorType>(shuf->getOperand(0)->getType())->getNumElements();
+  std::vector<cvc5::Term> lanes;
+  Exactness how = a->how & b->how;
+  for (int m : shuf->getShuffleMask()) {
+    if (m < 0) {
+      lanes.push_back(m_tf.fresh(m_tf.bv(bits), name("undef_lane")));
+      how = how & Exactness{"an undefined vector lane at " + placeOf(&inst)};
+    } else {
+      unsigned u = static_cast<unsigned>(m);
+      lanes.push_back(u < inputs ? lane(m_tf, a->term, bits, u) : lane(m_tf, b->term, bits, u - inputs));
+    }
+  }
+  m_values[&inst] = SymValue{joinLanes(m_tf, lanes), how};
+  return {};
+}
+
+} // namespace clcapture::encode

@@ -1,0 +1,253 @@
+//===- EncodeCalls.cpp - Calls: intrinsics, work-item queries, atomic and vector built-ins -===//
+
+#include "ThreadEncoderImpl.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+namespace clcapture::encode {
+
+using model::BuiltinKind;
+
+format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
+  llvm::Function *callee = call.getCalledFunction();
+  if (!callee)
+    return format::fail("an indirect call at " + placeOf(&call));
+  if (auto *intr = llvm::dyn_cast<llvm::IntrinsicInst>(&call))
+    return encodeIntrinsic(*intr);
+  model::Builtin b = model::classifyBuiltin(*callee);
+  switch (b.kind) {
+  case BuiltinKind::GlobalId:
+  case BuiltinKind::LocalId:
+  case BuiltinKind::GroupId:
+  case BuiltinKind::GlobalSize:
+  case BuiltinKind::LocalSize:
+  case BuiltinKind::EnqueuedLocalSize:
+  case BuiltinKind::NumGroups:
+  case BuiltinKind::GlobalOffset:
+  case BuiltinKind::WorkDim:
+  case BuiltinKind::GlobalLinearId:
+  case BuiltinKind::LocalLinearId:
+    return encodeWorkItemQuery(call, b);
+  case BuiltinKind::AsyncCopy:
+    return encodeAsyncCopy(call, b);
+  case BuiltinKind::WaitEvents:
+    return encodeWaitEvents(call);
+  case BuiltinKind::Barrier:
+    return encodeBarrier(call);
+  case BuiltinKind::ImageRead:
+  case BuiltinKind::ImageWrite:
+    return encodeImageAccess(call, b.kind == BuiltinKind::ImageWrite);
+  case BuiltinKind::ImageQuery:
+    if (!call.getType()->isVoidTy())
+      m_values[&call] =
+          freshValue(call.getType(), "the image's " + b.name.substr(std::string("get_image_").size()) +
+                                         " (images are captured by kind only)");
+    return {};
+  case BuiltinKind::MemFence:
+  case BuiltinKind::NoEffect:
+    if (!call.getType()->isVoidTy())
+      m_values[&call] = freshValue(call.getType(), "the result of " + b.name);
+    return {};
+  case BuiltinKind::AtomicRmw:
+  case BuiltinKind::AtomicLoad:
+  case BuiltinKind::AtomicStore:
+    return encodeAtomicBuiltin(call, b);
+  case BuiltinKind::VectorLoad:
+  case BuiltinKind::VectorStore:
+    return encodeVectorMemory(call, b);
+  case BuiltinKind::Pure:
+    if (auto exact = integerBuiltin(call, b.name)) {
+      m_values[&call] = *exact;
+      return {};
+    }
+    if (!call.getType()->isVoidTy())
+      m_values[&call] = freshValue(call.getType(), "the result of " + b.name);
+    return {};
+  case BuiltinKind::Unsupported:
+    break;
+  }
+  return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");
+}
+
+format::Status ThreadEncoder::encodeIntrinsic(llvm::IntrinsicInst &call) {
+  switch (call.getIntrinsicID()) {
+  case llvm::Intrinsic::dbg_declare:
+  case llvm::Intrinsic::dbg_value:
+  case llvm::Intrinsic::dbg_label:
+  case llvm::Intrinsic::lifetime_start:
+  case llvm::Intrinsic::lifetime_end:
+  case llvm::Intrinsic::assume:
+  case llvm::Intrinsic::experimental_noalias_scope_decl:
+    return {};
+  case llvm::Intrinsic::memcpy:
+  case llvm::Intrinsic::memmove:
+  case llvm::Intrinsic::memset: {
+    auto dst = pointer(call.getArgOperand(0));
+    auto len = value(call.getArgOperand(2));
+    if (!dst || !len)
+      return format::fail("a memory copy the encoder cannot follow at " + placeOf(&call));
+    cvc5::Term size = m_tf.resize(len->term, 64, false);
+    recordAccess(call, *dst, size, len->how, false, true, false, 1, nullptr);
+    if (call.getIntrinsicID() != llvm::Intrinsic::memset) {
+      // One instruction, two accesses: the read gets its own site through the source operand's use.
+      auto src = pointer(call.getArgOperand(1));
+      if (!src)
+        return format::fail("a memory copy the encoder cannot follow at " + placeOf(&call));
+      if (src->space != Space::Private)
+        return format::fail("a memory copy from global or local memory at " + placeOf(&call) +
+                            " (not modelled yet)");
+    }
+    return {};
+  }
+  case llvm::Intrinsic::smax:
+  case llvm::Intrinsic::smin:
+  case llvm::Intrinsic::umax:
+  case llvm::Intrinsic::umin: {
+    auto a = value(call.getArgOperand(0)), b = value(call.getArgOperand(1));
+    if (!a || !b || a->term.getSort().isBoolean())
+      break;
+    cvc5::Kind less =
+        call.getIntrinsicID() == llvm::Intrinsic::smax || call.getIntrinsicID() == llvm::Intrinsic::smin
+            ? cvc5::Kind::BITVECTOR_SLT
+            : cvc5::Kind::BITVECTOR_ULT;
+    bool max =
+        call.getIntrinsicID() == llvm::Intrinsic::smax || call.getIntrinsicID() == llvm::Intrinsic::umax;
+    cvc5::Term lt = m_tf.op(less, {a->term, b->term});
+    m_values[&call] =
+        SymValue{max ? m_tf.ite(lt, b->term, a->term) : m_tf.ite(lt, a->term, b->term), a->how & b->how};
+    return {};
+  }
+  default:
+    break;
+  }
+  for (llvm::Value *arg : call.args())
+    if (arg->getType()->isPointerTy())
+      return format::fail("the intrinsic " + call.getCalledFunction()->getName().str() + " at " +
+                          placeOf(&call));
+  if (!call.getType()->isVoidTy())
+    m_values[&call] =
+        freshValue(call.getType(), "the result of " + call.getCalledFunction()->getName().str());
+  return {};
+}
+
+format::Status ThreadEncoder::encodeWorkItemQuery(llvm::CallBase &call, const model::Builtin &b) {
+  auto dimension = [&]() -> std::optional<unsigned> {
+    if (call.arg_size() < 1)
+      return std::nullopt;
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0)))
+      return static_cast<unsigned>(c->getZExtValue());
+    return std::nullopt;
+  };
+  auto idResult = [&](const std::array<cvc5::Term, 3> &terms, const char *what) -> format::Status {
+    auto d = dimension();
+    if (!d)
+      return format::fail(std::string(what) + " with a dimension that is not constant at " + placeOf(&call));
+    cvc5::Term t = *d < 3 ? terms[*d] : m_tf.constant(64, 0);
+    unsigned bits = static_cast<unsigned>(call.getType()->getIntegerBitWidth());
+    m_values[&call] = SymValue{m_tf.resize(t, bits, false), {}};
+    return {};
+  };
+  const ThreadIdTerms &ids = m_s.ids[m_thread];
+  switch (b.kind) {
+  case BuiltinKind::GlobalId:
+    return idResult(ids.global, "get_global_id");
+  case BuiltinKind::LocalId:
+    return idResult(ids.local, "get_local_id");
+  case BuiltinKind::GroupId:
+    return idResult(ids.group, "get_group_id");
+  case BuiltinKind::GlobalSize:
+    return idResult(m_s.globalSize, "get_global_size");
+  case BuiltinKind::LocalSize:
+  case BuiltinKind::EnqueuedLocalSize:
+    return idResult(m_s.localSize, "get_local_size");
+  case BuiltinKind::NumGroups:
+    return idResult(m_s.numGroups, "get_num_groups");
+  case BuiltinKind::GlobalOffset:
+    return idResult(m_s.globalOffset, "get_global_offset");
+  case BuiltinKind::WorkDim: {
+    unsigned bits = static_cast<unsigned>(call.getType()->getIntegerBitWidth());
+    m_values[&call] = SymValue{m_tf.constant(bits, m_s.launch.workDim), {}};
+    return {};
+  }
+  case BuiltinKind::GlobalLinearId:
+  case BuiltinKind::LocalLinearId: {
+    // OpenCL 2.0 §6.13.1: ((id2 * size1) + id1) * size0 + id0, global ids taken relative to the offset.
+    bool global = b.kind == BuiltinKind::GlobalLinearId;
+    const auto &id = global ? ids.global : ids.local;
+    const auto &size = global ? m_s.globalSize : m_s.localSize;
+    auto rel = [&](unsigned d) {
+      return global ? m_tf.op(cvc5::Kind::BITVECTOR_SUB, {id[d], m_s.globalOffset[d]}) : id[d];
+    };
+    cvc5::Term t = m_tf.add(m_tf.mul(m_tf.add(m_tf.mul(rel(2), size[1]), rel(1)), size[0]), rel(0));
+    m_values[&call] = SymValue{m_tf.resize(t, call.getType()->getIntegerBitWidth(), false), {}};
+    return {};
+  }
+  default:
+    break;
+  }
+  return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");
+}
+
+format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const model::Builtin &b) {
+  auto p = call.arg_size() ? pointer(call.getArgOperand(0)) : std::nullopt;
+  if (!p)
+    return format::fail("an atomic operation on a pointer the encoder cannot follow at " + placeOf(&call));
+  llvm::Type *valueType =
+      call.getType()->isVoidTy() && call.arg_size() > 1 ? call.getArgOperand(1)->getType() : call.getType();
+  unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(valueType).getFixedValue());
+  bool reads = b.kind != BuiltinKind::AtomicStore, writes = b.kind != BuiltinKind::AtomicLoad;
+  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes, true, bytes, nullptr);
+  if (!call.getType()->isVoidTy()) {
+    SymValue result = freshValue(call.getType(), "the value " + b.name + " returns at " + placeOf(&call));
+    m_values[&call] = result;
+    // A counter: every atomic_inc (or atomic_add of one constant) of a location returns a different value
+    // to each work-item — stated after encoding, when every write to that memory is known.
+    std::optional<std::int64_t> step;
+    if (b.name == "atomic_inc" || b.name == "atom_inc")
+      step = 1;
+    else if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") &&
+             call.arg_size() >= 2)
+      if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
+        step = c->getSExtValue();
+    if (step && result.term.getSort().isBitVector())
+      m_s.counterResults[m_thread].push_back(CounterResult{m_s.siteFor(&call), "add " + std::to_string(*step),
+                                                           m_reach[call.getParent()], p->object, p->offset,
+                                                           result.term});
+  }
+  return {};
+}
+
+format::Status ThreadEncoder::encodeVectorMemory(llvm::CallBase &call, const model::Builtin &b) {
+  bool load = b.kind == BuiltinKind::VectorLoad;
+  unsigned offsetArg = load ? 0 : 1, pointerArg = load ? 1 : 2;
+  if (call.arg_size() <= pointerArg)
+    return format::fail("an unexpected " + b.name + " at " + placeOf(&call));
+  auto p = pointer(call.getArgOperand(pointerArg));
+  auto offset = value(call.getArgOperand(offsetArg));
+  if (!p || !offset)
+    return format::fail(b.name + " on a pointer the encoder cannot follow at " + placeOf(&call));
+  unsigned element = b.halfPrecision ? 2 : 0;
+  if (!element) {
+    llvm::Type *vector = load ? call.getType() : call.getArgOperand(0)->getType();
+    llvm::Type *scalar =
+        vector->isVectorTy() ? llvm::cast<llvm::VectorType>(vector)->getElementType() : vector;
+    element = static_cast<unsigned>(m_s.layout.getTypeStoreSize(scalar).getFixedValue());
+  }
+  // OpenCL 1.2 §6.12.7: vloadn reads n elements at p + offset * n.
+  std::uint64_t bytes = static_cast<std::uint64_t>(element) * b.vectorWidth;
+  SymPointer at = *p;
+  at.offset = m_tf.add(p->offset, m_tf.mul(m_tf.resize(offset->term, 64, false), m_tf.constant(64, bytes)));
+  at.how = p->how & offset->how;
+  SymValue stored;
+  if (!load) {
+    auto v = value(call.getArgOperand(0));
+    stored = v ? *v : freshValue(call.getArgOperand(0)->getType(), "a vector value");
+  }
+  recordAccess(call, at, m_tf.constant(64, bytes), {}, load, !load, false, element, load ? nullptr : &stored);
+  if (load)
+    m_values[&call] = freshValue(call.getType(), "a vector read from memory at " + placeOf(&call));
+  return {};
+}
+
+} // namespace clcapture::encode

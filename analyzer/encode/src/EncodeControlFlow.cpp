@@ -1,0 +1,338 @@
+//===- EncodeControlFlow.cpp - Reach predicates, loops, phis -===//
+
+#include "ThreadEncoderImpl.h"
+
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+
+namespace clcapture::encode {
+
+using model::BuiltinKind;
+
+/// Where a loop is, for messages: its start location (from the loop metadata), else the first instruction
+/// of its blocks with a real line (the header's first one is often compiler-made, line 0).
+std::string loopPlace(const llvm::Loop &loop) {
+  if (const llvm::DebugLoc start = loop.getStartLoc(); start && start.getLine() != 0)
+    return start->getFilename().str() + ":" + std::to_string(start.getLine());
+  for (const llvm::BasicBlock *block : loop.blocks())
+    for (const llvm::Instruction &inst : *block)
+      if (const llvm::DebugLoc &loc = inst.getDebugLoc(); loc && loc.getLine() != 0)
+        return placeOf(&inst);
+  return placeOf(loop.getHeader()->getFirstNonPHI());
+}
+
+bool ThreadEncoder::isBackEdge(const llvm::BasicBlock *from, const llvm::BasicBlock *to) const {
+  auto f = m_rpoIndex.find(from), t = m_rpoIndex.find(to);
+  return f != m_rpoIndex.end() && t != m_rpoIndex.end() && f->second >= t->second;
+}
+
+cvc5::Term ThreadEncoder::edge(const llvm::BasicBlock *from, const llvm::BasicBlock *to, Exactness &how) {
+  auto reach = m_reach.find(from);
+  if (reach == m_reach.end())
+    return m_tf.boolean(false);
+  how = how & m_reachHow[from];
+  const llvm::Instruction *term = from->getTerminator();
+  cvc5::Term cond = m_tf.boolean(true);
+  if (auto *br = llvm::dyn_cast<llvm::BranchInst>(term)) {
+    if (br->isConditional() && br->getSuccessor(0) != br->getSuccessor(1)) {
+      auto c = value(br->getCondition());
+      if (!c)
+        c = freshValue(br->getCondition()->getType(), "a branch condition the encoder does not model");
+      how = how & c->how;
+      cond = br->getSuccessor(0) == to ? c->term : m_tf.lnot(c->term);
+    }
+  } else if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
+    auto c = value(sw->getCondition());
+    if (!c)
+      c = freshValue(sw->getCondition()->getType(), "a switch condition the encoder does not model");
+    how = how & c->how;
+    cvc5::Term any = m_tf.boolean(false), toHere = m_tf.boolean(false);
+    for (auto &kase : sw->cases()) {
+      cvc5::Term match = m_tf.eq(c->term, value(kase.getCaseValue())->term);
+      any = m_tf.lor(any, match);
+      if (kase.getCaseSuccessor() == to)
+        toHere = m_tf.lor(toHere, match);
+    }
+    if (sw->getDefaultDest() == to)
+      toHere = m_tf.lor(toHere, m_tf.lnot(any));
+    cond = toHere;
+  }
+  // Leaving a loop: the edge is taken at the loop's last iteration, which the encoding does not single
+  // out (it encodes one arbitrary iteration). The exit is reached whenever the loop was entered (loops
+  // terminate); with several exits, which one is taken is left open.
+  const llvm::Loop *inner = m_loops.getLoopFor(from);
+  const llvm::Loop *exited = nullptr;
+  for (const llvm::Loop *l = inner; l && !l->contains(to); l = l->getParentLoop())
+    exited = l;
+  if (exited) {
+    llvm::SmallVector<llvm::BasicBlock *, 4> exits;
+    exited->getUniqueExitBlocks(exits);
+    cvc5::Term entered = m_loopEntry[exited];
+    if (exits.size() == 1)
+      return entered;
+    how = how & Exactness{"which exit of the loop at " + loopPlace(*exited) + " is taken"};
+    return m_tf.land(entered,
+                     m_tf.fresh(m_tf.solver().getBooleanSort(), name("exit" + std::to_string(m_fresh++))));
+  }
+  return m_tf.land(reach->second, cond);
+}
+
+std::optional<SymValue> ThreadEncoder::fromScev(const llvm::SCEV *s) {
+  using namespace llvm;
+  auto width = [&](const SCEV *e) { return static_cast<unsigned>(m_scev.getTypeSizeInBits(e->getType())); };
+  if (auto *c = dyn_cast<SCEVConstant>(s)) {
+    const APInt &v = c->getAPInt();
+    if (v.getBitWidth() > 64)
+      return std::nullopt;
+    return SymValue{m_tf.constant(v.getBitWidth(), v.getZExtValue()), {}};
+  }
+  if (auto *u = dyn_cast<SCEVUnknown>(s)) {
+    if (u->getType()->isPointerTy())
+      return std::nullopt;
+    auto v = value(u->getValue());
+    if (v && v->term.getSort().isBoolean())
+      return std::nullopt;
+    return v;
+  }
+  if (auto *cast = dyn_cast<SCEVCastExpr>(s)) {
+    auto op = fromScev(cast->getOperand());
+    if (!op || isa<SCEVPtrToIntExpr>(cast))
+      return std::nullopt;
+    bool isSigned = isa<SCEVSignExtendExpr>(cast);
+    return SymValue{m_tf.resize(op->term, width(s), isSigned), op->how};
+  }
+  if (auto *nary = dyn_cast<SCEVNAryExpr>(s)) {
+    if (auto *rec = dyn_cast<SCEVAddRecExpr>(s)) {
+      if (!rec->isAffine())
+        return std::nullopt;
+      auto it = m_iteration.find(rec->getLoop());
+      if (it == m_iteration.end())
+        return std::nullopt;
+      auto start = fromScev(rec->getStart()), step = fromScev(rec->getStepRecurrence(m_scev));
+      if (!start || !step)
+        return std::nullopt;
+      unsigned w = width(s);
+      cvc5::Term k = m_tf.resize(it->second, w, false);
+      return SymValue{m_tf.add(start->term, m_tf.mul(step->term, k)), start->how & step->how};
+    }
+    std::optional<SymValue> acc;
+    for (const SCEV *operand : nary->operands()) {
+      auto v = fromScev(operand);
+      if (!v)
+        return std::nullopt;
+      if (!acc) {
+        acc = v;
+        continue;
+      }
+      cvc5::Kind kind;
+      switch (s->getSCEVType()) {
+      case scAddExpr:
+        kind = cvc5::Kind::BITVECTOR_ADD;
+        break;
+      case scMulExpr:
+        kind = cvc5::Kind::BITVECTOR_MULT;
+        break;
+      case scUMaxExpr:
+        acc->term = m_tf.ite(m_tf.ult(acc->term, v->term), v->term, acc->term);
+        acc->how = acc->how & v->how;
+        continue;
+      case scSMaxExpr:
+        acc->term = m_tf.ite(m_tf.op(cvc5::Kind::BITVECTOR_SLT, {acc->term, v->term}), v->term, acc->term);
+        acc->how = acc->how & v->how;
+        continue;
+      case scUMinExpr:
+      case scSequentialUMinExpr:
+        acc->term = m_tf.ite(m_tf.ult(v->term, acc->term), v->term, acc->term);
+        acc->how = acc->how & v->how;
+        continue;
+      case scSMinExpr:
+        acc->term = m_tf.ite(m_tf.op(cvc5::Kind::BITVECTOR_SLT, {v->term, acc->term}), v->term, acc->term);
+        acc->how = acc->how & v->how;
+        continue;
+      default:
+        return std::nullopt;
+      }
+      acc->term = m_tf.op(kind, {acc->term, v->term});
+      acc->how = acc->how & v->how;
+    }
+    return acc;
+  }
+  if (auto *div = dyn_cast<SCEVUDivExpr>(s)) {
+    auto l = fromScev(div->getLHS()), r = fromScev(div->getRHS());
+    if (!l || !r)
+      return std::nullopt;
+    return SymValue{m_tf.op(cvc5::Kind::BITVECTOR_UDIV, {l->term, r->term}), l->how & r->how};
+  }
+  return std::nullopt;
+}
+
+format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
+  for (llvm::BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &inst : *block)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+        if (call->getCalledFunction() &&
+            model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier)
+          return format::fail(
+              "the loop at " + loopPlace(loop) +
+              " contains a barrier and its trip count is not a small constant for this launch");
+  cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
+  m_iteration[&loop] = k;
+  Exactness how;
+  const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
+  cvc5::Term bound = m_tf.boolean(true);
+  if (auto t = llvm::isa<llvm::SCEVCouldNotCompute>(taken) ? std::nullopt : fromScev(taken)) {
+    bound = m_tf.ule(k, m_tf.resize(t->term, 64, false));
+    how = t->how;
+  } else {
+    how = Exactness{"the trip count of the loop at " + loopPlace(loop)};
+  }
+  m_loopHow[&loop] = how;
+  (void)bound;
+  m_loopEntry[&loop] = m_tf.boolean(false); // filled in by enterBlock for the header
+  return {};
+}
+
+format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
+  Exactness how;
+  cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
+  std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(16, 0), m_tf.constant(16, 0)};
+  cvc5::Term waits = m_tf.constant(16, 0);
+  bool firstEdge = true;
+  llvm::Loop *loop = m_loops.getLoopFor(&block);
+  bool header = loop && loop->getHeader() == &block;
+  if (header)
+    if (auto status = enterLoop(*loop); !status)
+      return status;
+  for (llvm::BasicBlock *pred : llvm::predecessors(&block)) {
+    if (isBackEdge(pred, &block)) {
+      if (!header)
+        return format::fail("irreducible control flow at " + placeOf(block.getFirstNonPHI()));
+      continue;
+    }
+    cvc5::Term e = edge(pred, &block, how);
+    auto out = m_epochOut.find(pred);
+    if (out != m_epochOut.end()) {
+      const cvc5::Term &predWaits = m_waitsOut[pred];
+      if (firstEdge) {
+        epoch = out->second;
+        waits = predWaits;
+      } else {
+        epoch.first = m_tf.ite(e, out->second.first, epoch.first);
+        epoch.second = m_tf.ite(e, out->second.second, epoch.second);
+        waits = m_tf.ite(e, predWaits, waits);
+      }
+      firstEdge = false;
+    }
+    reach = m_tf.lor(reach, e);
+  }
+  if (header) {
+    m_loopEntry[loop] = reach;
+    // This iteration is a real one: k ≤ the number of times the back edge is taken. When that number is
+    // not known exactly (a data-dependent break), its upper bound still limits k (sound: no real iteration
+    // is left out), but a witness may then be an iteration that never runs (inexact, set by enterLoop).
+    const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(loop);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(taken))
+      taken = m_scev.getSymbolicMaxBackedgeTakenCount(loop);
+    if (!llvm::isa<llvm::SCEVCouldNotCompute>(taken))
+      if (auto t = fromScev(taken))
+        reach = m_tf.land(reach, m_tf.ule(m_iteration[loop], m_tf.resize(t->term, 64, false)));
+    how = how & m_loopHow[loop];
+  }
+  m_reach[&block] = reach;
+  m_reachHow[&block] = how;
+  m_epoch = epoch;
+  m_waits = waits;
+  return {};
+}
+
+format::Status ThreadEncoder::visitPHINode(llvm::PHINode &phi) {
+  llvm::Loop *loop = m_loops.getLoopFor(phi.getParent());
+  bool header = loop && loop->getHeader() == phi.getParent();
+  if (header) {
+    // An induction variable is a function of the iteration; any other loop-carried value is unknown.
+    if (!phi.getType()->isPointerTy() && !phi.getType()->isIntegerTy(1))
+      if (auto v = fromScev(m_scev.getSCEV(&phi))) {
+        m_values[&phi] = *v;
+        return {};
+      }
+    if (phi.getType()->isPointerTy()) {
+      // A pointer induction (p += stride): the object stays the one it starts in, the offset is open.
+      llvm::Value *start = nullptr;
+      for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i)
+        if (!loop->contains(phi.getIncomingBlock(i)))
+          start = phi.getIncomingValue(i);
+      auto base = start ? pointer(start) : std::nullopt;
+      if (!base)
+        return format::fail("a pointer that changes across iterations at " + placeOf(&phi));
+      SymPointer p = *base;
+      if (auto *rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(m_scev.getSCEV(&phi));
+          rec && rec->isAffine() && m_iteration.count(loop))
+        if (auto step = fromScev(rec->getStepRecurrence(m_scev))) {
+          p.offset = m_tf.add(base->offset, m_tf.mul(m_tf.resize(step->term, 64, true), m_iteration[loop]));
+          p.how = p.how & step->how;
+          m_pointers[&phi] = p;
+          return {};
+        }
+      p.offset = m_tf.fresh(m_tf.bv(64), name("poff" + std::to_string(m_fresh++)));
+      p.how = Exactness{"a pointer moved across iterations of the loop at " + placeOf(&phi)};
+      m_pointers[&phi] = p;
+      return {};
+    }
+    m_values[&phi] =
+        freshValue(phi.getType(), "a value carried across iterations of the loop at " + placeOf(&phi));
+    return {};
+  }
+  // An ordinary join: the value of the edge that was taken.
+  std::optional<SymValue> result;
+  std::optional<SymPointer> presult;
+  for (unsigned i = phi.getNumIncomingValues(); i-- > 0;) {
+    llvm::BasicBlock *from = phi.getIncomingBlock(i);
+    Exactness how;
+    cvc5::Term taken = edge(from, phi.getParent(), how);
+    llvm::Value *in = phi.getIncomingValue(i);
+    const llvm::Loop *fromLoop = m_loops.getLoopFor(from);
+    bool leavesLoop = fromLoop && !fromLoop->contains(phi.getParent());
+    if (phi.getType()->isPointerTy()) {
+      auto p = pointer(in);
+      if (!p)
+        return format::fail("a pointer the encoder cannot follow at " + placeOf(&phi));
+      if (leavesLoop)
+        p->how = p->how & Exactness{"a value leaving the loop at " + placeOf(from->getTerminator())};
+      if (!presult) {
+        presult = p;
+      } else {
+        if (p->space != presult->space)
+          return format::fail("a pointer into different address spaces at " + placeOf(&phi));
+        presult->object = m_tf.ite(taken, p->object, presult->object);
+        presult->offset = m_tf.ite(taken, p->offset, presult->offset);
+        presult->how = presult->how & p->how & how;
+      }
+      continue;
+    }
+    std::optional<SymValue> v;
+    if (leavesLoop) {
+      // The value at the loop's last iteration, when ScalarEvolution knows it; otherwise unknown.
+      if (!in->getType()->isIntegerTy(1) && in->getType()->isIntegerTy())
+        v = fromScev(m_scev.getSCEVAtScope(in, m_loops.getLoopFor(phi.getParent())));
+      if (!v)
+        v = freshValue(phi.getType(), "a value leaving the loop at " + placeOf(from->getTerminator()));
+    } else {
+      v = value(in);
+    }
+    if (!v)
+      v = freshValue(phi.getType(), "a value the encoder does not model at " + placeOf(&phi));
+    if (!result) {
+      result = v;
+    } else {
+      result->term = m_tf.ite(taken, v->term, result->term);
+      result->how = result->how & v->how & how;
+    }
+  }
+  if (presult)
+    m_pointers[&phi] = *presult;
+  else if (result)
+    m_values[&phi] = *result;
+  return {};
+}
+
+} // namespace clcapture::encode

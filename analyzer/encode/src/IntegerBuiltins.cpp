@@ -1,0 +1,62 @@
+//===- IntegerBuiltins.cpp - min, max, clamp, abs, mul24, mad24, exactly -===//
+
+#include "ThreadEncoderImpl.h"
+
+namespace clcapture::encode {
+
+std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, const std::string &name) {
+  if (!call.getType()->isIntegerTy() || call.getType()->isIntegerTy(1))
+    return std::nullopt;
+  if (name != "min" && name != "max" && name != "clamp" && name != "abs" && name != "mul24" &&
+      name != "mad24")
+    return std::nullopt;
+  // Signedness from the first parameter's mangled type: _Z3minii (int), _Z3minjj (uint), _Z3minmm (ulong).
+  std::string mangled = call.getCalledFunction()->getName().str();
+  std::size_t at = 2, length = 0;
+  while (at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9')
+    length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
+  at += length;
+  if (mangled.rfind("_Z", 0) != 0 || at >= mangled.size())
+    return std::nullopt;
+  char type = mangled[at];
+  bool isSigned = type == 'c' || type == 'a' || type == 's' || type == 'i' || type == 'l';
+  if (!isSigned && type != 'h' && type != 't' && type != 'j' && type != 'm')
+    return std::nullopt;
+  std::vector<SymValue> args;
+  for (llvm::Value *arg : call.args()) {
+    auto v = value(arg);
+    if (!v || v->term.getSort().isBoolean())
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  cvc5::Kind less = isSigned ? cvc5::Kind::BITVECTOR_SLT : cvc5::Kind::BITVECTOR_ULT;
+  auto lt = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.op(less, {a, b}); };
+  auto minOf = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.ite(lt(b, a), b, a); };
+  auto maxOf = [&](const cvc5::Term &a, const cvc5::Term &b) { return m_tf.ite(lt(a, b), b, a); };
+  Exactness how;
+  for (const SymValue &v : args)
+    how = how & v.how;
+  if ((name == "min" || name == "max") && args.size() == 2)
+    return SymValue{name == "min" ? minOf(args[0].term, args[1].term) : maxOf(args[0].term, args[1].term),
+                    how};
+  // mul24/mad24 (OpenCL 1.2 §6.12.3): defined only for operands in 24-bit range, where they equal the
+  // full product — which is what they compute for every launch they are defined on.
+  if (name == "mul24" && args.size() == 2)
+    return SymValue{m_tf.mul(args[0].term, args[1].term), how};
+  if (name == "mad24" && args.size() == 3)
+    return SymValue{m_tf.add(m_tf.mul(args[0].term, args[1].term), args[2].term), how};
+  if (name == "clamp" && args.size() == 3) // OpenCL: min(max(x, lo), hi)
+    return SymValue{minOf(maxOf(args[0].term, args[1].term), args[2].term), how};
+  if (name == "abs" && args.size() == 1) {
+    // abs returns the unsigned type of the same width: |x| for signed, x for unsigned.
+    if (!isSigned)
+      return args[0];
+    cvc5::Term zero = m_tf.constant(args[0].term.getSort().getBitVectorSize(), 0);
+    return SymValue{
+        m_tf.ite(lt(args[0].term, zero), m_tf.op(cvc5::Kind::BITVECTOR_NEG, {args[0].term}), args[0].term),
+        how};
+  }
+  return std::nullopt;
+}
+
+} // namespace clcapture::encode

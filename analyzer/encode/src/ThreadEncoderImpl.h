@@ -1,0 +1,140 @@
+//===- ThreadEncoderImpl.h - The ThreadEncoder class, shared by its files -*- C++ -*-===//
+//
+// Internal to encode/. One work-item's symbolic execution is an llvm::InstVisitor: each instruction family
+// has its own file, and adding a construct means adding a visit method (or a built-in handler) there:
+//   ThreadEncoder.cpp          the walk (run), values and pointers of operands, fresh values
+//   EncodeControlFlow.cpp      block reach predicates, loops (one arbitrary iteration), phis, ScalarEvolution
+//   EncodeMemory.cpp           alloca, getelementptr, load, store, atomicrmw/cmpxchg, access records,
+//                              captured read-only tables
+//   EncodeArithmetic.cpp       integer and boolean arithmetic, comparisons, casts, select, vector lanes
+//   EncodeCalls.cpp            calls: intrinsics, work-item queries, atomic and vector built-ins
+//   EncodeWorkGroupFunctions.cpp  barrier, async_work_group_copy and wait_group_events
+//   EncodeImages.cpp           read_image / write_image
+//   IntegerBuiltins.cpp        min, max, clamp, abs, mul24, mad24
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ThreadEncoder.h"
+#include "clcapture/model/Builtins.h"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstVisitor.h>
+#include <llvm/IR/Instructions.h>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace clcapture::encode {
+
+/// Where a loop is, for messages: its start location, else the first instruction with a real line.
+std::string loopPlace(const llvm::Loop &loop);
+
+class ThreadEncoder : public llvm::InstVisitor<ThreadEncoder, format::Status> {
+public:
+  ThreadEncoder(EncodingState &state, unsigned thread)
+      : m_s(state), m_tf(state.tf), m_thread(thread), m_dom(state.kernel), m_loops(m_dom), m_tli(m_tlii),
+        m_ac(state.kernel), m_scev(state.kernel, m_tli, m_ac, m_dom, m_loops) {}
+
+  /// Walks the kernel's blocks in reverse post-order and encodes every instruction.
+  format::Status run();
+
+  // --- instruction families (InstVisitor) ---
+  format::Status visitInstruction(llvm::Instruction &inst); ///< anything not listed below
+  format::Status visitTerminator(llvm::Instruction &inst);
+  format::Status visitPHINode(llvm::PHINode &phi);
+  format::Status visitAllocaInst(llvm::AllocaInst &inst);
+  format::Status visitGetElementPtrInst(llvm::GetElementPtrInst &inst);
+  format::Status visitLoadInst(llvm::LoadInst &inst);
+  format::Status visitStoreInst(llvm::StoreInst &inst);
+  format::Status visitAtomicRMWInst(llvm::AtomicRMWInst &inst);
+  format::Status visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &inst);
+  format::Status visitCastInst(llvm::CastInst &inst);
+  format::Status visitBinaryOperator(llvm::BinaryOperator &inst);
+  format::Status visitICmpInst(llvm::ICmpInst &inst);
+  format::Status visitSelectInst(llvm::SelectInst &inst);
+  format::Status visitFreezeInst(llvm::FreezeInst &inst);
+  format::Status visitFenceInst(llvm::FenceInst &inst);
+  format::Status visitInsertElementInst(llvm::InsertElementInst &inst);
+  format::Status visitExtractElementInst(llvm::ExtractElementInst &inst);
+  format::Status visitShuffleVectorInst(llvm::ShuffleVectorInst &inst);
+  format::Status visitCallBase(llvm::CallBase &call);
+
+private:
+  // --- values (ThreadEncoder.cpp) ---
+  std::string name(const std::string &what) const { return what + (m_thread == 0 ? "_A" : "_B"); }
+  SymValue freshValue(llvm::Type *type, const std::string &why);
+  cvc5::Sort sortOf(llvm::Type *type);
+  std::optional<SymValue> value(const llvm::Value *v);
+  std::optional<SymPointer> pointer(const llvm::Value *v);
+  std::optional<SymValue> operandValue(llvm::Instruction &inst, unsigned i) {
+    return value(inst.getOperand(i));
+  }
+  /// The instruction's result is an unknown (an abstraction named by `why`).
+  void unknownResult(llvm::Instruction &inst, const std::string &why);
+
+  // --- control flow (EncodeControlFlow.cpp) ---
+  cvc5::Term edge(const llvm::BasicBlock *from, const llvm::BasicBlock *to, Exactness &how);
+  bool isBackEdge(const llvm::BasicBlock *from, const llvm::BasicBlock *to) const;
+  format::Status enterBlock(llvm::BasicBlock &block);
+  format::Status enterLoop(llvm::Loop &loop);
+  std::optional<SymValue> fromScev(const llvm::SCEV *s);
+
+  // --- memory (EncodeMemory.cpp) ---
+  /// `role` tells apart two accesses of one instruction (an async copy's write and read); `collective`
+  /// marks an access the whole work-group makes together (an async copy).
+  void recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size, Exactness sizeHow,
+                    bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
+                    unsigned role = 0, bool collective = false);
+  SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+
+  // --- calls (EncodeCalls.cpp) ---
+  format::Status encodeIntrinsic(llvm::IntrinsicInst &call);
+  format::Status encodeWorkItemQuery(llvm::CallBase &call, const model::Builtin &b);
+  format::Status encodeAtomicBuiltin(llvm::CallBase &call, const model::Builtin &b);
+  format::Status encodeVectorMemory(llvm::CallBase &call, const model::Builtin &b);
+
+  // --- work-group functions (EncodeWorkGroupFunctions.cpp) ---
+  format::Status encodeBarrier(llvm::CallBase &call);
+  format::Status encodeAsyncCopy(llvm::CallBase &call, const model::Builtin &b);
+  format::Status encodeWaitEvents(llvm::CallBase &call);
+
+  // --- images (EncodeImages.cpp) ---
+  format::Status encodeImageAccess(llvm::CallBase &call, bool write);
+
+  // --- integer built-ins (IntegerBuiltins.cpp) ---
+  /// min, max, clamp, abs, mul24 and mad24 on scalar integers, exactly; nullopt for anything else.
+  std::optional<SymValue> integerBuiltin(llvm::CallBase &call, const std::string &name);
+
+  EncodingState &m_s;
+  TermFactory &m_tf;
+  unsigned m_thread;
+  llvm::DominatorTree m_dom;
+  llvm::LoopInfo m_loops;
+  llvm::TargetLibraryInfoImpl m_tlii;
+  llvm::TargetLibraryInfo m_tli;
+  llvm::AssumptionCache m_ac;
+  llvm::ScalarEvolution m_scev;
+
+  std::map<const llvm::Value *, SymValue> m_values;
+  std::map<const llvm::Value *, SymPointer> m_pointers;
+  std::map<const llvm::BasicBlock *, cvc5::Term> m_reach;
+  std::map<const llvm::BasicBlock *, Exactness> m_reachHow;
+  std::map<const llvm::BasicBlock *, std::pair<cvc5::Term, cvc5::Term>> m_epochOut; ///< (local, global)
+  std::pair<cvc5::Term, cvc5::Term> m_epoch;
+  /// How many wait_group_events this work-item has passed (16-bit), per block's end and now.
+  std::map<const llvm::BasicBlock *, cvc5::Term> m_waitsOut;
+  cvc5::Term m_waits;
+  std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
+  std::map<const llvm::Loop *, cvc5::Term> m_loopEntry; ///< the loop is entered
+  std::map<const llvm::Loop *, Exactness> m_loopHow;
+  std::map<const llvm::BasicBlock *, unsigned> m_rpoIndex;
+  unsigned m_fresh = 0;
+  std::uint64_t m_nextPrivate = 0;
+};
+
+} // namespace clcapture::encode
