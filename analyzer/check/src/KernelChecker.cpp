@@ -66,14 +66,19 @@ report::Conflict conflictOf(const AccessSite &a, const AccessSite &b) {
   return a.writes ? Conflict::WriteRead : Conflict::ReadWrite;
 }
 
-/// Whether the two sites can race at all: one memory space that can be written, one of them writes, and
-/// not both atomic (SPEC §5).
+/// Whether the two sites can race at all: one memory space, one of them writes (SPEC §5).
 bool mayConflict(const AccessSite &a, const AccessSite &b) {
   if (a.space != b.space || a.space == MemorySpace::Constant)
     return false;
-  if (!a.writes && !b.writes)
+  return a.writes || b.writes;
+}
+
+/// Whether the two sites are atomic with respect to each other for work-items in `scope`: both atomic,
+/// and, for work-items of different groups, neither of work-group scope (OpenCL 2.0 §3.3.4).
+bool atomicTogether(const AccessSite &a, const AccessSite &b, Scope scope) {
+  if (!a.atomic || !b.atomic)
     return false;
-  return !(a.atomic && b.atomic);
+  return scope == Scope::SameGroup || (!a.groupScopedAtomic && !b.groupScopedAtomic);
 }
 
 std::string describeSite(const AccessSite &s, const CheckContext &c) {
@@ -115,13 +120,13 @@ private:
       report::SourceLocation at = locationOf(b.inst, m_c);
       std::string where = at.file + ":" + std::to_string(at.line);
       if (o.status == QueryOutcome::Status::Unknown) {
-        m_out.undecided.push_back("barrier at " + where + ": " + o.unknownReason);
+        m_out.undecided.push_back(b.function + " at " + where + ": " + o.unknownReason);
         continue;
       }
       if (o.status != QueryOutcome::Status::Sat)
         continue;
       if (!o.exact) {
-        m_out.undecided.push_back("possible barrier divergence at " + where + ", depending on " + o.abstraction);
+        m_out.undecided.push_back("possible divergence at the " + b.function + " at " + where + ", depending on " + o.abstraction);
         continue;
       }
       if (!m_reported.insert("barrier|" + where + ":" + std::to_string(at.column)).second)
@@ -129,6 +134,12 @@ private:
       report::Finding f;
       f.kind = report::FindingKind::BarrierDivergence;
       f.barrier = at;
+      if (b.function != "barrier")
+        f.message = b.function + (o.divergence->differentArguments
+                                      ? " reached by work-items of one group with different arguments"
+                                      : " may be reached by non-uniform control flow");
+      else if (o.divergence->differentArguments)
+        f.message = "barrier reached by work-items of one group with different arguments";
       f.accesses[0].workItem = workItem(o.divergence->a);
       f.accesses[0].location = at;
       f.accesses[0].source = sourceLine(at, m_c);
@@ -176,7 +187,11 @@ private:
           scopes.push_back(Scope::DifferentGroups);
         if (m_e.groupingIrrelevant(all[i].sites, all[j].sites))
           scopes = {Scope::AnyPair};
+        if (a.atomic && b.atomic && scopes.size() == 1 && scopes[0] == Scope::AnyPair)
+          scopes = {Scope::SameGroup, Scope::DifferentGroups}; // atomicity may depend on the groups
         for (Scope scope : scopes) {
+          if (atomicTogether(a, b, scope))
+            continue;
           if (outOfTime())
             return;
           if (checkPlaces(all[i], all[j], scope))

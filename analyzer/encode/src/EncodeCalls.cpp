@@ -35,6 +35,8 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
     return encodeWaitEvents(call);
   case BuiltinKind::Barrier:
     return encodeBarrier(call);
+  case BuiltinKind::WorkGroupCollective:
+    return encodeCollective(call, b);
   case BuiltinKind::ImageRead:
   case BuiltinKind::ImageWrite:
     return encodeImageAccess(call, b.kind == BuiltinKind::ImageWrite);
@@ -189,6 +191,25 @@ format::Status ThreadEncoder::encodeWorkItemQuery(llvm::CallBase &call, const mo
   return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");
 }
 
+namespace {
+
+/// The memory_scope an OpenCL 2.0 `_explicit` atomic names (its last argument, after the memory order);
+/// memory_scope_device for every other atomic (OpenCL 1.x atomics, or no scope given). nullopt: not constant.
+std::optional<std::uint64_t> atomicScope(llvm::CallBase &call, const model::Builtin &b) {
+  constexpr std::uint64_t kDevice = 2; // __OPENCL_MEMORY_SCOPE_DEVICE
+  const std::string &n = b.name;
+  if (n.size() < 9 || n.compare(n.size() - 9, 9, "_explicit") != 0)
+    return kDevice;
+  unsigned operands = b.kind == model::BuiltinKind::AtomicLoad ? 1 : 2; // object [, operand]
+  if (call.arg_size() < operands + 2)
+    return kDevice; // (object, [operand,] order): memory_scope_device
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(call.arg_size() - 1)))
+    return c->getZExtValue();
+  return std::nullopt;
+}
+
+} // namespace
+
 format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const model::Builtin &b) {
   auto p = call.arg_size() ? pointer(call.getArgOperand(0)) : std::nullopt;
   if (!p)
@@ -197,12 +218,22 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
       call.getType()->isVoidTy() && call.arg_size() > 1 ? call.getArgOperand(1)->getType() : call.getType();
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(valueType).getFixedValue());
   bool reads = b.kind != BuiltinKind::AtomicStore, writes = b.kind != BuiltinKind::AtomicLoad;
-  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes, true, bytes, nullptr);
+  // OpenCL 2.0 §3.3.4: an atomic is atomic only among the work-items of its memory scope. Work-group
+  // scope on global memory: atomic within a group, a race between groups. Work-item or sub-group scope
+  // (or a scope that is not constant): treated as no atomicity at all between work-items.
+  constexpr std::uint64_t kWorkGroup = 1, kDevice = 2, kAllDevices = 3;
+  std::optional<std::uint64_t> scope = atomicScope(call, b);
+  bool groupScoped = scope && *scope == kWorkGroup && p->space != Space::Local;
+  bool atomic = scope && (*scope == kWorkGroup || *scope == kDevice || *scope == kAllDevices);
+  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes, atomic, bytes, nullptr);
+  if (p->space != Space::Private)
+    m_s.sites[m_s.siteFor(&call)].groupScopedAtomic = groupScoped;
   if (!call.getType()->isVoidTy()) {
     SymValue result = freshValue(call.getType(), "the value " + b.name + " returns at " + placeOf(&call));
     m_values[&call] = result;
     // A counter: every atomic_inc (or atomic_add of one constant) of a location returns a different value
-    // to each work-item — stated after encoding, when every write to that memory is known.
+    // to each work-item — stated after encoding, when every write to that memory is known, and only under
+    // the conditions stateCounterFacts checks (no wrap, scope of the memory).
     std::optional<std::int64_t> step;
     if (b.name == "atomic_inc" || b.name == "atom_inc")
       step = 1;
@@ -210,10 +241,21 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
              call.arg_size() >= 2)
       if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
         step = c->getSExtValue();
-    if (step && result.term.getSort().isBitVector())
-      m_s.counterResults[m_thread].push_back(CounterResult{m_s.siteFor(&call), "add " + std::to_string(*step),
-                                                           m_reach[call.getParent()], p->object, p->offset,
-                                                           result.term});
+    if (step && atomic && result.term.getSort().isBitVector()) {
+      unsigned width = result.term.getSort().getBitVectorSize();
+      std::uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+      CounterResult c{m_s.siteFor(&call),
+                      "add " + std::to_string(*step),
+                      static_cast<std::uint64_t>(*step) & mask,
+                      m_loops.getLoopFor(call.getParent()) != nullptr,
+                      p->space == Space::Local || (scope && *scope == kWorkGroup),
+                      m_reach[call.getParent()],
+                      p->object,
+                      p->offset,
+                      result.term,
+                      p->space == Space::Local ? m_epoch.first : m_epoch.second};
+      m_s.counterResults[m_thread].push_back(std::move(c));
+    }
   }
   return {};
 }

@@ -170,11 +170,15 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
   for (llvm::BasicBlock *block : loop.blocks())
     for (llvm::Instruction &inst : *block)
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
-        if (call->getCalledFunction() &&
-            model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier)
-          return format::fail(
-              "the loop at " + loopPlace(loop) +
-              " contains a barrier and its trip count is not a small constant for this launch");
+        if (call->getCalledFunction()) {
+          // A work-group function runs once per iteration for the whole group; the one-arbitrary-iteration
+          // encoding cannot say which iteration's call another work-item's access is ordered by.
+          model::Builtin b = model::classifyBuiltin(*call->getCalledFunction());
+          if (model::isWorkGroupFunction(b.kind))
+            return format::fail("the loop at " + loopPlace(loop) + " contains " +
+                                (b.kind == BuiltinKind::Barrier ? std::string("a barrier") : b.name) +
+                                " and its trip count is not a small constant for this launch");
+        }
   cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
   m_iteration[&loop] = k;
   Exactness how;
@@ -196,7 +200,7 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   Exactness how;
   cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
   std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(16, 0), m_tf.constant(16, 0)};
-  cvc5::Term waits = m_tf.constant(16, 0);
+  SymValue done{m_tf.constant(64, 0), {}};
   bool firstEdge = true;
   llvm::Loop *loop = m_loops.getLoopFor(&block);
   bool header = loop && loop->getHeader() == &block;
@@ -212,14 +216,15 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
     cvc5::Term e = edge(pred, &block, how);
     auto out = m_epochOut.find(pred);
     if (out != m_epochOut.end()) {
-      const cvc5::Term &predWaits = m_waitsOut[pred];
+      const SymValue &predDone = m_doneOut[pred];
       if (firstEdge) {
         epoch = out->second;
-        waits = predWaits;
+        done = predDone;
       } else {
         epoch.first = m_tf.ite(e, out->second.first, epoch.first);
         epoch.second = m_tf.ite(e, out->second.second, epoch.second);
-        waits = m_tf.ite(e, predWaits, waits);
+        done.term = m_tf.ite(e, predDone.term, done.term);
+        done.how = done.how & predDone.how;
       }
       firstEdge = false;
     }
@@ -241,7 +246,7 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   m_reach[&block] = reach;
   m_reachHow[&block] = how;
   m_epoch = epoch;
-  m_waits = waits;
+  m_done = done;
   return {};
 }
 

@@ -3,6 +3,7 @@
 #include "ThreadEncoderImpl.h"
 
 #include <llvm/IR/Operator.h>
+#include <set>
 
 namespace clcapture::encode {
 
@@ -164,7 +165,14 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     recordAccess(inst, at, m_tf.constant(64, size), {}, true, false, load->isAtomic(), element, nullptr);
   }
   if (load->getType()->isPointerTy()) {
-    // A pointer read from memory (pointer chasing): the object it points into is unknown.
+    // A pointer variable or array of pointers (or events) in private memory: the pointer stored last.
+    if (p->space == Space::Private)
+      if (auto r =
+              privatePointerAt(inst, *p, static_cast<Space>(load->getType()->getPointerAddressSpace()))) {
+        m_pointers[&inst] = *r;
+        return {};
+      }
+    // A pointer read from global or local memory (pointer chasing): the object it points into is unknown.
     return format::fail("a pointer loaded from memory at " + placeOf(&inst) + " (pointer chasing)");
   }
   m_values[&inst] = loadValue(inst, load->getType(), *p);
@@ -183,6 +191,11 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
       static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
   if (type->isPointerTy() && p->space != Space::Private)
     return format::fail("a pointer stored to memory at " + placeOf(&inst));
+  if (p->space == Space::Private) {
+    std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
+    notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr);
+    return {}; // private memory never races (SPEC §5); its values are not tracked, its pointers are
+  }
   LaneRange lanes = lanesWritten(*store);
   if (!lanes.whole) {
     SymPointer at = *p;
@@ -228,6 +241,110 @@ format::Status ThreadEncoder::visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &in
   return {};
 }
 
+namespace {
+
+/// The constants an ite tree of constants can take; nullopt for any other term or more than `limit`.
+std::optional<std::set<std::uint64_t>> constantLeaves(const cvc5::Term &t, std::size_t limit = 16) {
+  if (t.isBitVectorValue())
+    return std::set<std::uint64_t>{std::stoull(t.getBitVectorValue(10))};
+  if (t.getKind() != cvc5::Kind::ITE)
+    return std::nullopt;
+  auto a = constantLeaves(t[1], limit), b = constantLeaves(t[2], limit);
+  if (!a || !b)
+    return std::nullopt;
+  a->insert(b->begin(), b->end());
+  if (a->size() > limit)
+    return std::nullopt;
+  return a;
+}
+
+} // namespace
+
+void ThreadEncoder::notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,
+                                     const SymPointer *stored) {
+  PrivateStore e;
+  e.block = inst.getParent();
+  e.object = at.object;
+  e.offset = at.offset;
+  e.bytes = std::move(bytes);
+  if (stored)
+    e.pointer = *stored;
+  m_privateStores.push_back(std::move(e));
+}
+
+/// A pointer read back from private memory is the one the last store to the same place wrote on this
+/// work-item's path: a fold over the stores in encoding order (reverse post-order), each guarded by its
+/// block's reach and an address match. Before any store the pointer is unknown (inexact) — unless every
+/// address the read can have is written first, unconditionally, in straight-line order. A read inside a
+/// loop that the loop itself may write is unknown (another iteration's store may be the last).
+std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &inst, const SymPointer &at,
+                                                          Space space) {
+  std::string where = placeOf(&inst);
+  SymPointer result;
+  result.space = space;
+  result.object = m_tf.fresh(m_tf.bv(64), name("pobj" + std::to_string(m_fresh)));
+  result.offset = m_tf.fresh(m_tf.bv(64), name("poff" + std::to_string(m_fresh++)));
+  result.how = Exactness{"a pointer read from private memory at " + where + " that may not have been stored"};
+  cvc5::Term pointerBytes = m_tf.constant(64, m_s.layout.getPointerSize(0));
+  const llvm::Loop *loop = m_loops.getLoopFor(inst.getParent());
+  auto objects = constantLeaves(at.object), offsets = constantLeaves(at.offset);
+  std::set<std::pair<std::uint64_t, std::uint64_t>> covered; // (object, offset) stored unconditionally
+  Exactness stores;
+  std::optional<Space> storedSpace;
+  for (const PrivateStore &e : m_privateStores) {
+    if (e.object.isBitVectorValue() && at.object.isBitVectorValue() && e.object != at.object)
+      continue; // another variable
+    if (loop && loop->contains(e.block)) {
+      SymPointer unknown = result;
+      unknown.how =
+          Exactness{"a pointer kept in private memory across iterations of the loop at " + loopPlace(*loop)};
+      return unknown;
+    }
+    cvc5::Term reach = m_reach[e.block];
+    Exactness how = m_reachHow[e.block];
+    cvc5::Term sameObject = m_tf.eq(e.object, at.object);
+    if (e.pointer) {
+      if (space == Space::Generic) {
+        if (storedSpace && *storedSpace != e.pointer->space)
+          return std::nullopt; // pointers into different address spaces through one generic variable
+        storedSpace = e.pointer->space;
+      }
+      cvc5::Term match = m_tf.land(reach, m_tf.land(sameObject, m_tf.eq(e.offset, at.offset)));
+      result.object = m_tf.ite(match, e.pointer->object, result.object);
+      result.offset = m_tf.ite(match, e.pointer->offset, result.offset);
+      stores = stores & how & e.pointer->how;
+      if (reach.isBooleanValue() && reach.getBooleanValue() && e.object.isBitVectorValue() &&
+          e.offset.isBitVectorValue())
+        covered.insert(
+            {std::stoull(e.object.getBitVectorValue(10)), std::stoull(e.offset.getBitVectorValue(10))});
+    } else {
+      // Other bytes over the place: a pointer read back from them is unknown.
+      cvc5::Term overlap = m_tf.land(m_tf.ult(e.offset, m_tf.add(at.offset, pointerBytes)),
+                                     m_tf.ult(at.offset, m_tf.add(e.offset, e.bytes)));
+      cvc5::Term match = m_tf.land(reach, m_tf.land(sameObject, overlap));
+      result.object =
+          m_tf.ite(match, m_tf.fresh(m_tf.bv(64), name("pobj" + std::to_string(m_fresh))), result.object);
+      result.offset =
+          m_tf.ite(match, m_tf.fresh(m_tf.bv(64), name("poff" + std::to_string(m_fresh++))), result.offset);
+      stores = stores & Exactness{"a pointer read from private memory at " + where + " over other data"};
+      for (auto it = covered.begin(); it != covered.end();)
+        it = e.object.isBitVectorValue() && it->first == std::stoull(e.object.getBitVectorValue(10))
+                 ? covered.erase(it)
+                 : std::next(it);
+    }
+  }
+  if (storedSpace)
+    result.space = *storedSpace;
+  // Every address the read can have was stored unconditionally first: the unknown start is never read.
+  bool allCovered = objects && offsets;
+  if (allCovered)
+    for (std::uint64_t o : *objects)
+      for (std::uint64_t off : *offsets)
+        allCovered = allCovered && covered.count({o, off});
+  result.how = (allCovered ? Exactness{} : result.how) & stores & at.how;
+  return result;
+}
+
 void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size,
                                  Exactness sizeHow, bool reads, bool writes, bool atomic,
                                  unsigned elementSize, const SymValue *stored, unsigned role,
@@ -236,9 +353,9 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
     return; // private memory never races (SPEC §5)
   unsigned id = m_s.siteFor(&inst, role);
   AccessSite &site = m_s.sites[id];
-  site.space = ptr.space == Space::Local      ? MemorySpace::Local
-               : ptr.space == Space::Constant ? MemorySpace::Constant
-                                              : MemorySpace::Global;
+  // Constant memory is global memory the kernel may not write (OpenCL 1.2 §6.5.3): a `constant` argument
+  // that is the same buffer as a written `global` one races with its writes, so both are Global here.
+  site.space = ptr.space == Space::Local ? MemorySpace::Local : MemorySpace::Global;
   site.reads = reads;
   site.writes = writes;
   site.atomic = atomic;
@@ -262,7 +379,12 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   r.sizeHow = sizeHow;
   r.localEpoch = m_epoch.first;
   r.globalEpoch = m_epoch.second;
-  r.waits = m_waits;
+  r.done = m_done.term;
+  r.doneHow = m_done.how;
+  r.tagBit = m_tf.constant(64, 0);
+  if (collective)
+    if (auto tag = m_s.copyTags.find(&inst); tag != m_s.copyTags.end())
+      r.tagBit = m_tf.constant(64, 1ull << tag->second);
   if (stored) {
     r.hasValue = true;
     r.value = *stored;

@@ -36,22 +36,36 @@ struct AccessRecord {
   cvc5::Term size; ///< 64-bit byte count
   Exactness sizeHow;
   cvc5::Term localEpoch, globalEpoch; ///< barrier intervals (per fence) the access lies in
-  cvc5::Term waits;                   ///< wait_group_events passed before the access (16-bit)
+  /// The async copies complete before the access: one bit per copy site (copyTags), set by a
+  /// wait_group_events whose list holds the copy's event (64-bit). `doneHow`: whether the set is exact.
+  cvc5::Term done;
+  Exactness doneHow;
+  cvc5::Term tagBit; ///< an async copy's own bit (64-bit); 0 for any other access
   bool hasValue = false;
   SymValue value; ///< what a write stores
 };
 
+/// One work-item's view of a work-group function call (barrier, async copy, wait, collective): whether it
+/// reaches it, and the arguments every work-item of the group must pass alike.
 struct BarrierRecord {
   bool present = false;
   cvc5::Term reach;
   Exactness reachHow;
+  std::vector<cvc5::Term> uniformArgs;
+  Exactness argsHow;
 };
 
 /// What an atomic counter operation (atomic_inc, or atomic_add of one constant) returned to a work-item.
 struct CounterResult {
   unsigned site = 0;
   std::string op; ///< "add 1", "add 4", …: results are distinct only among operations of one kind
+  std::uint64_t step = 0; ///< the constant added, as an unsigned value of the counter's width
+  bool inLoop = false;    ///< the call may run more than once per work-item (a loop not unrolled)
+  /// The results are distinct only among work-items of one group: a counter in local memory (one per
+  /// group), or an atomic of memory_scope_work_group.
+  bool groupScoped = false;
   cvc5::Term reach, object, offset, value;
+  cvc5::Term epoch; ///< the barrier interval of the counter memory's fence at the call
 };
 
 struct ThreadIdTerms {
@@ -63,6 +77,11 @@ constexpr std::uint64_t kLocalArgumentObject = 1ull << 48;
 constexpr std::uint64_t kLocalVariableObject = 1ull << 49;
 constexpr std::uint64_t kConstantVariableObject = 1ull << 50;
 constexpr std::uint64_t kPrivateObject = 1ull << 51;
+/// An event_t value is a pointer into this pseudo-object whose offset is the set of async copies the
+/// event stands for (one bit per copy site); the null event is object 0, offset 0 (no copy).
+constexpr std::uint64_t kEventObject = 1ull << 52;
+/// At most this many async copy sites (one bit each in an event's set).
+constexpr unsigned kMaxCopySites = 64;
 
 struct EncodingState {
   EncodingState(llvm::Function &kernel, const model::LaunchConfig &launch, const EncodeOptions &options);
@@ -89,6 +108,8 @@ struct EncodingState {
   std::map<std::pair<const llvm::Instruction *, unsigned>, unsigned> siteOf; ///< (instruction, role) → site
   std::vector<BarrierSite> barriers;
   std::map<const llvm::Instruction *, unsigned> barrierOf;
+  /// Each async copy call's bit in an event's set of copies; the same for both work-items.
+  std::map<const llvm::Instruction *, unsigned> copyTags;
 
   std::array<ThreadIdTerms, 2> ids;
   std::array<std::vector<AccessRecord>, 2> records;
@@ -110,7 +131,7 @@ struct EncodingState {
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
 
   unsigned siteFor(const llvm::Instruction *inst, unsigned role = 0);
-  unsigned barrierFor(const llvm::Instruction *inst, unsigned fences);
+  unsigned barrierFor(const llvm::Instruction *inst, unsigned fences, const std::string &function = "barrier");
 };
 
 } // namespace clcapture::encode

@@ -53,12 +53,12 @@ unsigned EncodingState::siteFor(const llvm::Instruction *inst, unsigned role) {
   return id;
 }
 
-unsigned EncodingState::barrierFor(const llvm::Instruction *inst, unsigned fences) {
+unsigned EncodingState::barrierFor(const llvm::Instruction *inst, unsigned fences, const std::string &function) {
   auto it = barrierOf.find(inst);
   if (it != barrierOf.end())
     return it->second;
   unsigned id = static_cast<unsigned>(barriers.size());
-  barriers.push_back(BarrierSite{id, inst, fences});
+  barriers.push_back(BarrierSite{id, inst, fences, function});
   barrierOf[inst] = id;
   for (auto &r : barrierRecords)
     r.resize(barriers.size());
@@ -86,6 +86,33 @@ std::optional<std::set<const llvm::Value *>> rootsOf(const llvm::Value *v, int d
     return std::set<const llvm::Value *>{v};
   if (auto *gep = llvm::dyn_cast<llvm::GEPOperator>(v))
     return rootsOf(gep->getPointerOperand(), depth + 1);
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(v)) {
+    // A pointer read back from a private variable or array: any pointer stored to those allocas.
+    auto places = rootsOf(load->getPointerOperand(), depth + 1);
+    if (!places)
+      return std::nullopt;
+    for (const llvm::Value *place : *places)
+      if (!llvm::isa<llvm::AllocaInst>(place))
+        return std::nullopt;
+    std::set<const llvm::Value *> all;
+    for (const llvm::Instruction &inst : llvm::instructions(*load->getFunction()))
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        if (store->getValueOperand()->getType()->isPointerTy()) {
+          auto to = rootsOf(store->getPointerOperand(), depth + 1);
+          if (!to)
+            return std::nullopt;
+          bool hits = false;
+          for (const llvm::Value *t : *to)
+            hits = hits || places->count(t);
+          if (!hits)
+            continue;
+          auto r = rootsOf(store->getValueOperand(), depth + 1);
+          if (!r)
+            return std::nullopt;
+          all.insert(r->begin(), r->end());
+        }
+    return all;
+  }
   if (auto *cast = llvm::dyn_cast<llvm::AddrSpaceCastOperator>(v))
     return rootsOf(cast->getPointerOperand(), depth + 1);
   std::vector<const llvm::Value *> from;
@@ -134,8 +161,11 @@ std::vector<const llvm::Value *> writtenPointers(llvm::Function &kernel) {
         continue;
       }
       model::Builtin b = model::classifyBuiltin(*callee);
-      if (b.kind == model::BuiltinKind::AtomicRmw || b.kind == model::BuiltinKind::AtomicStore)
+      if (b.kind == model::BuiltinKind::AtomicRmw || b.kind == model::BuiltinKind::AtomicStore ||
+          b.kind == model::BuiltinKind::AsyncCopy)
         out.push_back(call->getArgOperand(0));
+      else if (b.kind == model::BuiltinKind::WaitEvents || b.kind == model::BuiltinKind::WorkGroupCollective)
+        continue; // they write no memory
       else if (b.kind == model::BuiltinKind::VectorStore && call->arg_size() > 2)
         out.push_back(call->getArgOperand(2));
       else
@@ -303,13 +333,21 @@ void setUpReadOnlyTables(EncodingState &s) {
   }
 }
 
-/// Atomic counters: two distinct work-items that each atomically add the same non-zero constant to one
-/// location get different old values back — provided nothing else writes that memory (no other atomic,
-/// no plain store) and fewer than 2^width additions happen (the launch has fewer work-items than that).
+/// Atomic counters: two distinct work-items that each atomically add the same non-zero constant `step`
+/// to one location get different old values back, provided that
+///   - nothing else writes that memory (no other atomic, no plain store: the counter is only counted);
+///   - the counts cannot wrap: with N additions in all, old values repeat only when some k < N has
+///     k · step ≡ 0 (mod 2^width), i.e. N > 2^(width − trailing zeros of step). N is bounded by the
+///     work-items times the counter's call sites; a call inside a loop that was not unrolled has no bound,
+///     and then nothing is stated;
+///   - the two work-items share the counter: a counter in local memory is one per work-group, and an
+///     atomic of memory_scope_work_group is atomic only within a group — then only work-items of one group
+///     get distinct values.
 /// This is what makes `out[atomic_inc(&n)] = v` (appending to a list) provable.
 void stateCounterFacts(EncodingState &s) {
   TermFactory &tf = s.tf;
   std::map<std::uint64_t, std::string> opOf; // object → its counters' one kind, "" when anything else writes it
+  std::map<std::uint64_t, std::uint64_t> sitesOn; // object → counter call sites (of work-item A)
   std::set<unsigned> counterSites;
   for (const CounterResult &c : s.counterResults[0])
     counterSites.insert(c.site);
@@ -320,6 +358,9 @@ void stateCounterFacts(EncodingState &s) {
     auto [it, added] = opOf.emplace(object, c.op);
     if (!added && it->second != c.op)
       it->second.clear();
+    if (c.inLoop)
+      it->second.clear(); // unbounded number of additions
+    ++sitesOn[object];
   }
   for (unsigned t = 0; t < 2; ++t)
     for (std::size_t id = 0; id < s.records[t].size(); ++id) {
@@ -331,9 +372,24 @@ void stateCounterFacts(EncodingState &s) {
           op.clear(); // a write anywhere: no counter is known to be left alone
         continue;
       }
-      if (auto it = opOf.find(std::stoull(r.pointer.object.getBitVectorValue(10))); it != opOf.end())
+      std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
+      auto it = opOf.find(object);
+      if (it == opOf.end())
+        continue;
+      // A counter of one group (local memory, or work-group scope) may be set in another barrier
+      // interval (of its memory's fence): `if (lid == 0) n = 0; barrier(…); atomic_inc(&n)`. Such a write
+      // is ordered before or after all of the group's counting.
+      bool local = s.sites[id].space == MemorySpace::Local;
+      const cvc5::Term &epoch = local ? r.localEpoch : r.globalEpoch;
+      bool apart = epoch.isBitVectorValue();
+      for (const CounterResult &c : s.counterResults[t])
+        if (c.object.isBitVectorValue() && std::stoull(c.object.getBitVectorValue(10)) == object)
+          apart = apart && c.groupScoped && c.epoch.isBitVectorValue() && c.epoch != epoch;
+      if (!apart)
         it->second.clear();
     }
+  if (s.anyObjectMayBeWritten)
+    return;
   std::uint64_t items = 1;
   for (unsigned d = 0; d < 3; ++d)
     items *= std::max<std::uint64_t>(s.launch.globalSize[d], 1);
@@ -344,9 +400,21 @@ void stateCounterFacts(EncodingState &s) {
           a.value.getSort() != b.value.getSort())
         continue;
       unsigned width = a.value.getSort().getBitVectorSize();
-      if (width < 64 && items >= (std::uint64_t{1} << width) / 2)
+      if (a.step == 0)
         continue;
-      cvc5::Term same = tf.land(tf.land(a.reach, b.reach), tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
+      unsigned zeros = 0;
+      while (zeros < 64 && ((a.step >> zeros) & 1) == 0)
+        ++zeros;
+      unsigned period = width > zeros ? width - zeros : 0; // values repeat after 2^period additions
+      // N = items × sites ≤ 2^period, computed without overflow.
+      std::uint64_t sites = sitesOn[object];
+      bool noWrap = period >= 64 || (items <= ((std::uint64_t{1} << period) / sites));
+      if (!noWrap)
+        continue;
+      cvc5::Term same =
+          tf.land(tf.land(a.reach, b.reach), tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
+      if (a.groupScoped || b.groupScoped)
+        same = tf.land(same, s.sameGroup);
       s.solver.assertFormula(tf.lor(tf.lnot(same), tf.lnot(tf.eq(a.value, b.value))));
     }
 }
@@ -467,7 +535,8 @@ struct SiteChoice {
   cvc5::Term selector;            ///< which candidate (absent with one candidate)
   cvc5::Term constraint;          ///< selector in range ∧ (selector = i ⇒ the fresh terms are site i's)
   cvc5::Term reach, object, offset, size, epoch, value;
-  cvc5::Term waits;      ///< wait_group_events passed before the access
+  cvc5::Term done;       ///< the async copies complete before the access (one bit per copy site)
+  cvc5::Term tagBit;     ///< the chosen site's own copy bit (0 unless it is an async copy)
   cvc5::Term collective; ///< Bool: the chosen site is a work-group's collective access (async copy)
   cvc5::Term siteId;     ///< the chosen site's id (32-bit)
   bool anyCollective = false;
@@ -488,7 +557,7 @@ struct SiteChoice {
 const cvc5::Term &epochOf(const AccessRecord &r, bool local) { return local ? r.localEpoch : r.globalEpoch; }
 
 SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> &sites, bool local,
-                      bool withValue, unsigned query) {
+                      bool withValue, bool ordering, unsigned query) {
   TermFactory &tf = s.tf;
   SiteChoice c;
   c.sites = sites;
@@ -497,6 +566,8 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     Exactness how = r.reachHow & r.pointer.how & r.sizeHow;
     if (withValue)
       how = how & r.value.how;
+    if (ordering)
+      how = how & r.doneHow; // whether a copy is complete decides the race
     c.how.push_back(how);
     c.allExact = c.allExact && how.exact();
     c.noneExact = c.noneExact && !how.exact();
@@ -510,7 +581,8 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     c.offset = r.pointer.offset;
     c.size = r.size;
     c.epoch = epochOf(r, local);
-    c.waits = r.waits;
+    c.done = r.done;
+    c.tagBit = r.tagBit;
     c.collective = tf.boolean(s.sites[sites[0]].collective);
     c.siteId = tf.constant(32, sites[0]);
     if (withValue)
@@ -525,7 +597,8 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
   c.offset = tf.fresh(tf.bv(64), "offset" + tag);
   c.size = tf.fresh(tf.bv(64), "size" + tag);
   c.epoch = tf.fresh(epochOf(first, local).getSort(), "interval" + tag);
-  c.waits = tf.fresh(tf.bv(16), "waits" + tag);
+  c.done = tf.fresh(tf.bv(64), "done" + tag);
+  c.tagBit = tf.fresh(tf.bv(64), "tag" + tag);
   c.collective = tf.fresh(s.solver.getBooleanSort(), "collective" + tag);
   c.siteId = tf.fresh(tf.bv(32), "site_id" + tag);
   if (withValue)
@@ -536,7 +609,8 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     cvc5::Term is = tf.land(r.reach, tf.eq(c.object, r.pointer.object));
     is = tf.land(is, tf.land(tf.eq(c.offset, r.pointer.offset), tf.eq(c.size, r.size)));
     is = tf.land(is, tf.eq(c.epoch, epochOf(r, local)));
-    is = tf.land(is, tf.land(tf.eq(c.waits, r.waits), tf.eq(c.siteId, tf.constant(32, sites[i]))));
+    is = tf.land(is, tf.land(tf.eq(c.done, r.done), tf.eq(c.siteId, tf.constant(32, sites[i]))));
+    is = tf.land(is, tf.eq(c.tagBit, r.tagBit));
     is = tf.land(is, tf.eq(c.collective, tf.boolean(s.sites[sites[i]].collective)));
     if (withValue)
       is = tf.land(is, tf.eq(c.value, r.value.term));
@@ -560,6 +634,12 @@ void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::
     return true;
   };
   std::set<std::uint64_t> ea, eb;
+  for (unsigned id : a)
+    if (s.sites[id].collective)
+      return; // an async copy is ordered by the wait on its event, not by intervals
+  for (unsigned id : b)
+    if (s.sites[id].collective)
+      return;
   if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb))
     return;
   auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
@@ -634,27 +714,69 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
   }
   unsigned query = s.queryCount++;
   try {
-    SiteChoice ca = chooseSite(s, 0, a, local, differentValues, query);
-    SiteChoice cb = chooseSite(s, 1, b, local, differentValues, query);
+    bool copies = false;
+    for (unsigned id : a)
+      copies = copies || s.sites[id].collective;
+    for (unsigned id : b)
+      copies = copies || s.sites[id].collective;
+    bool ordering = copies && scope == Scope::SameGroup;
+    SiteChoice ca = chooseSite(s, 0, a, local, differentValues, ordering, query);
+    SiteChoice cb = chooseSite(s, 1, b, local, differentValues, ordering, query);
     cvc5::Term q = tf.land(ca.constraint, cb.constraint);
     q = tf.land(q, tf.land(ca.reach, cb.reach));
     q = tf.land(q, tf.eq(ca.object, cb.object));
     q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
     if (scope == Scope::SameGroup) {
-      q = tf.land(q, tf.land(s.sameGroup, tf.eq(ca.epoch, cb.epoch)));
-      if (ca.anyCollective || cb.anyCollective) {
-        // An async copy is the group's, not one work-item's: it does not race with itself, and
-        // wait_group_events orders it before what follows the wait (OpenCL 1.2 §6.12.10).
-        cvc5::Term ordered = tf.land(ca.collective, tf.ult(ca.waits, cb.waits));
-        ordered = tf.lor(ordered, tf.land(cb.collective, tf.ult(cb.waits, ca.waits)));
+      q = tf.land(q, s.sameGroup);
+      if (!ordering) {
+        q = tf.land(q, tf.eq(ca.epoch, cb.epoch)); // a barrier of the memory's fence orders plain accesses
+      } else {
+        // An async copy is the group's, not one work-item's (OpenCL 1.2 §6.12.10). It is ordered before an
+        // access only by a wait_group_events on its own event that the access follows — a barrier does
+        // not complete it; it is ordered after accesses that a barrier (of the memory's fence) separates
+        // from its start; it does not race with itself. Two plain accesses: one barrier interval.
+        cvc5::Term zero = tf.constant(64, 0);
+        auto completeBefore = [&](const SiteChoice &copy, const SiteChoice &other) {
+          return tf.land(copy.collective, tf.lnot(tf.eq(tf.op(cvc5::Kind::BITVECTOR_AND, {copy.tagBit, other.done}), zero)));
+        };
+        auto startsAfter = [&](const SiteChoice &copy, const SiteChoice &other) {
+          return tf.land(tf.land(copy.collective, tf.lnot(other.collective)), tf.ult(other.epoch, copy.epoch));
+        };
+        cvc5::Term ordered = tf.lor(completeBefore(ca, cb), completeBefore(cb, ca));
+        ordered = tf.lor(ordered, tf.lor(startsAfter(ca, cb), startsAfter(cb, ca)));
         ordered = tf.lor(ordered, tf.land(tf.land(ca.collective, cb.collective), tf.eq(ca.siteId, cb.siteId)));
+        cvc5::Term plain = tf.land(tf.lnot(ca.collective), tf.lnot(cb.collective));
+        ordered = tf.lor(ordered, tf.land(plain, tf.lnot(tf.eq(ca.epoch, cb.epoch))));
         q = tf.land(q, tf.lnot(ordered));
       }
     }
     else if (scope == Scope::DifferentGroups)
       q = tf.land(q, tf.lnot(s.sameGroup));
-    if (differentValues)
-      q = tf.land(q, tf.lnot(tf.eq(ca.value, cb.value)));
+    if (differentValues) {
+      // Same-value writes are benign only when they put the same bytes in the bytes both write: equal
+      // values at different offsets (a vstore2 overlapping another by one lane, packed struct fields) do
+      // not. Widths are equal (checked above); on a little-endian device, with d = off_B − off_A > 0, A's
+      // bytes [d, w) meet B's bytes [0, w − d): (v_A >> 8d) against (v_B << 8d) >> 8d, and the other way
+      // round for d < 0. Big-endian: any offset difference counts as different bytes.
+      unsigned width = tf.width(ca.value);
+      cvc5::Term differ = tf.lnot(tf.eq(ca.value, cb.value));
+      cvc5::Term sameOffset = tf.eq(ca.offset, cb.offset);
+      if (s.launch.endianness == format::Endianness::Little) {
+        auto shifted = [&](const cvc5::Term &low, const cvc5::Term &high, const cvc5::Term &from, const cvc5::Term &to) {
+          cvc5::Term bits = tf.resize(tf.mul(tf.op(cvc5::Kind::BITVECTOR_SUB, {to, from}), tf.constant(64, 8)), width, false);
+          cvc5::Term lowPart = tf.op(cvc5::Kind::BITVECTOR_LSHR, {low, bits});
+          cvc5::Term highPart = tf.op(cvc5::Kind::BITVECTOR_LSHR, {tf.op(cvc5::Kind::BITVECTOR_SHL, {high, bits}), bits});
+          return tf.lnot(tf.eq(lowPart, highPart));
+        };
+        cvc5::Term aFirst = tf.ult(ca.offset, cb.offset);
+        differ = tf.ite(sameOffset, differ,
+                        tf.ite(aFirst, shifted(ca.value, cb.value, ca.offset, cb.offset),
+                               shifted(cb.value, ca.value, cb.offset, ca.offset)));
+      } else {
+        differ = tf.lor(tf.lnot(sameOffset), differ);
+      }
+      q = tf.land(q, differ);
+    }
     std::string label = "race between access" + std::string(a.size() > 1 ? "es" : "");
     for (unsigned id : a)
       label += " " + std::to_string(id);
@@ -714,15 +836,35 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
     out.status = QueryOutcome::Status::Unsat;
     return out;
   }
-  cvc5::Term q = tf.land(s.sameGroup, tf.land(ra.reach, tf.lnot(rb.reach)));
+  const std::string &function = s.barriers[barrier].function;
   try {
-    out = ask(s, q, "barrier " + std::to_string(barrier) + " reached by A, not by B of the same group");
+    cvc5::Term q = tf.land(s.sameGroup, tf.land(ra.reach, tf.lnot(rb.reach)));
+    out = ask(s, q, function + " " + std::to_string(barrier) + " reached by A, not by B of the same group");
+    if (out.status == QueryOutcome::Status::Sat) {
+      Exactness how = ra.reachHow & rb.reachHow;
+      out.exact = how.exact();
+      out.abstraction = how.abstraction;
+      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false};
+      return out;
+    }
+    if (out.status != QueryOutcome::Status::Unsat || ra.uniformArgs.size() != rb.uniformArgs.size())
+      return out;
+    // Both reach it: with the same arguments (the same elements and event of an async copy, the same
+    // events waited for, the same fence flags)?
+    cvc5::Term differ = tf.boolean(false);
+    for (std::size_t i = 0; i < ra.uniformArgs.size(); ++i)
+      if (ra.uniformArgs[i].getSort() == rb.uniformArgs[i].getSort() && ra.uniformArgs[i] != rb.uniformArgs[i])
+        differ = tf.lor(differ, tf.lnot(tf.eq(ra.uniformArgs[i], rb.uniformArgs[i])));
+    if (differ.isBooleanValue() && !differ.getBooleanValue())
+      return out;
+    q = tf.land(s.sameGroup, tf.land(tf.land(ra.reach, rb.reach), differ));
+    out = ask(s, q, function + " " + std::to_string(barrier) + " reached by A and B of the same group with different arguments");
     if (out.status != QueryOutcome::Status::Sat)
       return out;
-    Exactness how = ra.reachHow & rb.reachHow;
+    Exactness how = ra.reachHow & rb.reachHow & ra.argsHow & rb.argsHow;
     out.exact = how.exact();
     out.abstraction = how.abstraction;
-    out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1)};
+    out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), true};
   } catch (const cvc5::CVC5ApiException &e) {
     out.status = QueryOutcome::Status::Unknown;
     out.unknownReason = std::string("solver error: ") + e.what();

@@ -152,7 +152,7 @@ format::Status ThreadEncoder::run() {
       if (auto status = visit(inst); !status)
         return status;
     m_epochOut[block] = m_epoch;
-    m_waitsOut[block] = m_waits;
+    m_doneOut[block] = m_done;
   }
   return {};
 }

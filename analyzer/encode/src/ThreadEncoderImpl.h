@@ -91,6 +91,13 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// The pointer stored last (on this work-item's path) at `at` in private memory, read as a pointer into
+  /// `space`: private pointer variables, arrays of pointers or of events (see m_privatePointerStores).
+  std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, Space space);
+  /// A store of `bytes` bytes to private memory; `stored` is the pointer it writes, or null for anything
+  /// else (which makes a pointer read back from those bytes unknown).
+  void notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,
+                        const SymPointer *stored);
 
   // --- calls (EncodeCalls.cpp) ---
   format::Status encodeIntrinsic(llvm::IntrinsicInst &call);
@@ -102,6 +109,13 @@ private:
   format::Status encodeBarrier(llvm::CallBase &call);
   format::Status encodeAsyncCopy(llvm::CallBase &call, const model::Builtin &b);
   format::Status encodeWaitEvents(llvm::CallBase &call);
+  format::Status encodeCollective(llvm::CallBase &call, const model::Builtin &b);
+  /// Records this work-item's view of a work-group function call: its reach and the arguments the whole
+  /// group must pass alike (checked by KernelEncoding::checkDivergence).
+  void recordWorkGroupCall(llvm::CallBase &call, const std::string &function, unsigned fences,
+                           std::vector<cvc5::Term> uniformArgs, Exactness argsHow);
+  /// The set of async copies an event stands for (64-bit; see kEventObject).
+  SymValue eventCopies(const SymPointer &event);
 
   // --- images (EncodeImages.cpp) ---
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);
@@ -126,9 +140,18 @@ private:
   std::map<const llvm::BasicBlock *, Exactness> m_reachHow;
   std::map<const llvm::BasicBlock *, std::pair<cvc5::Term, cvc5::Term>> m_epochOut; ///< (local, global)
   std::pair<cvc5::Term, cvc5::Term> m_epoch;
-  /// How many wait_group_events this work-item has passed (16-bit), per block's end and now.
-  std::map<const llvm::BasicBlock *, cvc5::Term> m_waitsOut;
-  cvc5::Term m_waits;
+  /// The async copies complete so far (one bit per copy site, 64-bit; see AccessRecord::done), per
+  /// block's end and now.
+  std::map<const llvm::BasicBlock *, SymValue> m_doneOut;
+  SymValue m_done;
+  /// Stores to private memory, in the order encoded (reverse post-order, so the last one on any path is
+  /// last here): a pointer read back from private memory is the value of the last matching one.
+  struct PrivateStore {
+    const llvm::BasicBlock *block = nullptr;
+    cvc5::Term object, offset, bytes;  ///< where (64-bit terms)
+    std::optional<SymPointer> pointer; ///< the pointer stored; absent: other bytes
+  };
+  std::vector<PrivateStore> m_privateStores;
   std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
   std::map<const llvm::Loop *, cvc5::Term> m_loopEntry; ///< the loop is entered
   std::map<const llvm::Loop *, Exactness> m_loopHow;

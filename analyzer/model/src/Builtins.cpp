@@ -165,6 +165,12 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
     b.kind = BuiltinKind::WaitEvents;
     return b;
   }
+  for (const char *collective : {"work_group_all", "work_group_any", "work_group_broadcast", "work_group_reduce_",
+                                 "work_group_scan_"})
+    if (startsWith(n, collective)) {
+      b.kind = BuiltinKind::WorkGroupCollective;
+      return b;
+    }
   for (const char *unsupported : {
                                    "read_pipe", "write_pipe", "reserve_", "commit_", "enqueue_", "work_group_",
                                    "sub_group_", "get_sub_group", "to_global", "to_local", "to_private"}) {

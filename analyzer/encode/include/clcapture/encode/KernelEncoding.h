@@ -45,6 +45,9 @@ struct AccessSite {
   const llvm::Instruction *inst = nullptr;
   MemorySpace space = MemorySpace::Global;
   bool reads = false, writes = false, atomic = false;
+  /// An atomic of memory_scope_work_group on global memory: atomic only among work-items of one group;
+  /// two groups' accesses race (OpenCL 2.0 §3.3.4).
+  bool groupScopedAtomic = false;
   bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
   bool image = false;       ///< a pixel of an image: the offset packs x, y, z (21 bits each)
   unsigned sizeBytes = 0;
@@ -52,10 +55,13 @@ struct AccessSite {
   std::string object;       ///< the memory's name when the site always accesses one object, else ""
 };
 
+/// A call of a work-group function: every work-item of a group must reach it, with the same arguments
+/// (OpenCL 1.2 §6.12.8, §6.12.10; OpenCL 2.0 §6.13.15), or the behaviour is undefined (barrier divergence).
 struct BarrierSite {
   unsigned id = 0;
   const llvm::Instruction *inst = nullptr;
-  unsigned fences = 0; ///< model::kLocalMemFence | model::kGlobalMemFence
+  unsigned fences = 0;  ///< barrier: model::kLocalMemFence | model::kGlobalMemFence
+  std::string function; ///< "barrier", "async_work_group_copy", "wait_group_events", "work_group_reduce_add", …
 };
 
 struct WorkItemIds {
@@ -76,6 +82,7 @@ struct RaceWitness {
 
 struct DivergenceWitness {
   WorkItemIds a, b; ///< A reaches the barrier, B does not (or reaches it at another iteration)
+  bool differentArguments = false; ///< both reach it, with different arguments
 };
 
 struct QueryOutcome {
@@ -126,8 +133,9 @@ public:
   /// asks both at once — without the work-group terms, which are costly when the local size is open.
   bool groupingIrrelevant(const std::vector<unsigned> &a, const std::vector<unsigned> &b) const;
 
-  /// Whether two work-items of one group disagree on reaching barrier `barrier`:
-  ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ ¬reach_B(β).
+  /// Whether two work-items of one group disagree on reaching work-group function call `barrier`, or
+  /// reach it with different arguments:
+  ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ (¬reach_B(β) ∨ args_A(β) ≠ args_B(β)).
   QueryOutcome checkDivergence(unsigned barrier);
 
   /// Every query asked so far, as SMT-LIB 2 text (what --dump-smt2 writes).

@@ -45,7 +45,8 @@ enum class BuiltinKind {
   ImageRead,    ///< read_image{f,i,ui,h} (image, [sampler,] coordinates)
   ImageWrite,   ///< write_image{f,i,ui,h} (image, coordinates, value)
   ImageQuery,   ///< get_image_width/height/depth/dim/channel_*: not in the capture
-  Unsupported,  ///< pipes, enqueue_kernel, work-group collectives, unknown calls
+  WorkGroupCollective, ///< work_group_all/any/broadcast/reduce_*/scan_*: a value computed by the whole group
+  Unsupported,  ///< pipes, enqueue_kernel, sub-group functions, unknown calls
 };
 
 struct Builtin {
@@ -62,6 +63,13 @@ struct Builtin {
 std::string builtinBaseName(const std::string &mangled);
 
 Builtin classifyBuiltin(const llvm::Function &callee);
+
+/// Whether every work-item of a group must reach a call of this kind, with the same arguments (barriers,
+/// async copies, wait_group_events, work-group collectives).
+inline bool isWorkGroupFunction(BuiltinKind kind) {
+  return kind == BuiltinKind::Barrier || kind == BuiltinKind::AsyncCopy || kind == BuiltinKind::WaitEvents ||
+         kind == BuiltinKind::WorkGroupCollective;
+}
 
 /// CLK_LOCAL_MEM_FENCE and CLK_GLOBAL_MEM_FENCE (OpenCL 1.2 §6.12.8).
 constexpr unsigned kLocalMemFence = 1;

@@ -1,0 +1,15 @@
+//xfail:NOT_ALL_VERIFIED
+//--local_size=64 --global_size=256
+//possible write-read race on my_q
+/* Two copies, but wait_group_events waits for the first event only (GPUVerify
+   async_work_group_copy/fail/test2): the second copy may still be writing my_q when it is read. */
+kernel void foo(global float *p, global float *q) {
+  local float my_p[64];
+  local float my_q[64];
+  event_t handles[2];
+  handles[0] = async_work_group_copy(my_p, p + 64 * get_group_id(0), 64, 0);
+  handles[1] = async_work_group_copy(my_q, q + 64 * get_group_id(0), 64, 0);
+  wait_group_events(1, handles);
+  p[get_global_id(0)] = 2 * my_p[get_local_id(0)];
+  q[get_global_id(0)] = 2 * my_q[get_local_id(0)];
+}
