@@ -76,6 +76,85 @@ def dims(value):
     return [int(v) for v in value.split(",")]
 
 
+def build_capture(folder, kernel_name, text, entry, params, inst, launch, address_bits=64):
+    """Writes a capture folder for one launch of `entry` (kernels/, data/, captures.json, captures.meta.json).
+
+    kernel_name  the source's file name under kernels/; text its contents
+    params       [(name, kind)] as parameters() returns them
+    inst         the instantiation's launch keys so far (language, endianness, global_size, local_size,
+                 global_offset, compiler_flags); completed here and written as captures.json's one entry
+    launch       {"args": {name: "0xHEX"}, "sizes": {name: bytes}, "data": {name: "int:v,…" | "iota:N" | bytes},
+                  "alias": {name: other}} and optionally "flags": {name: ["CL_MEM_…"]} (default read-write),
+                 "null": {names of NULL buffer arguments}
+    address_bits the device's pointer width, in the sidecar
+    """
+    os.makedirs(os.path.join(folder, "kernels"))
+    os.makedirs(os.path.join(folder, "data"))
+    kernel_file = "kernels/" + kernel_name
+    with open(os.path.join(folder, kernel_file), "w", encoding="utf-8") as f:
+        f.write(text)
+    inst["kernel_file"] = kernel_file
+    inst["entry_point"] = entry
+    inst.setdefault("compiler_flags", "")
+    args, facts = [], []
+    mem_ids = {}
+    for index, (pname, kind) in enumerate(params):
+        fact = {"index": index, "kind": "scalar", "name": pname}
+        if kind == "scalar":
+            arg = {"type": "scalar"}
+            if pname in launch["args"]:
+                arg["value"] = launch["args"][pname]
+        elif kind in ("image", "sampler"):
+            arg = {"type": kind}
+            fact["kind"] = kind
+        elif pname in launch.get("null", ()):
+            arg = {"type": "array", "address_space": kind}
+            fact["kind"] = "null-buffer"
+        else:
+            arg = {"type": "array", "address_space": kind}
+            if pname in launch["sizes"]:
+                arg["size"] = int(launch["sizes"][pname])
+            fact["kind"] = "local" if kind == "local" else "buffer"
+            if kind != "local":
+                target = launch["alias"].get(pname, pname)
+                fact["mem_object"] = mem_ids.setdefault(target, len(mem_ids))
+                arg["flags"] = launch.get("flags", {}).get(pname, ["CL_MEM_READ_WRITE"])
+            if pname in launch["data"]:
+                value = launch["data"][pname]
+                if isinstance(value, bytes):
+                    blob = value
+                else:
+                    how, values = value.split(":", 1)
+                    ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                    blob = struct.pack(f"<{len(ints)}i", *ints)
+                name = f"data/{pname}.bin"
+                with open(os.path.join(folder, name), "wb") as f:
+                    f.write(blob)
+                arg["data"] = name
+                arg["size"] = len(blob)
+        args.append(arg)
+        facts.append(fact)
+    inst["kernel_arguments"] = args
+    with open(os.path.join(folder, "captures.json"), "w", encoding="utf-8") as f:
+        json.dump([inst], f, indent=2)
+    aliases = {}
+    for pname, kind in params:
+        if kind in ("global", "constant") and pname not in launch.get("null", ()):
+            target = launch["alias"].get(pname, pname)
+            aliases.setdefault(target, []).append([p for p, _ in params].index(pname))
+    meta = {"format": "clcapture-meta", "format_version": 1, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
+            "started_at": "2026-01-01T00:00:00Z"},
+            "launches": [{"launch": 0, "instantiation": 0, "enqueue_function": "clEnqueueNDRangeKernel",
+                          "kernel_name": entry, "thread": 0, "queue": 0, "program": 0,
+                          "program_origin": "source", "build_options": inst["compiler_flags"],
+                          "device": {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2",
+                                     "driver_version": "0", "address_bits": address_bits, "endianness": "little"},
+                          "arguments": facts,
+                          "aliases": sorted(g for g in aliases.values() if len(g) > 1)}]}
+    with open(os.path.join(folder, "captures.meta.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2)
+
+
 def main():
     kernel_path, verify = sys.argv[1], sys.argv[2]
     json_only = "--json-only" in sys.argv[3:]
@@ -105,64 +184,7 @@ def main():
             raise SystemExit(f"unknown header option {o}")
     entry, params = parameters(text, entry)
     with tempfile.TemporaryDirectory() as folder:
-        os.makedirs(os.path.join(folder, "kernels"))
-        os.makedirs(os.path.join(folder, "data"))
-        kernel_file = "kernels/" + os.path.basename(kernel_path)
-        with open(os.path.join(folder, kernel_file), "w", encoding="utf-8") as f:
-            f.write(text)
-        inst["kernel_file"] = kernel_file
-        inst["entry_point"] = entry
-        inst.setdefault("compiler_flags", "")
-        args, facts = [], []
-        mem_ids = {}
-        for index, (pname, kind) in enumerate(params):
-            fact = {"index": index, "kind": "scalar", "name": pname}
-            if kind == "scalar":
-                arg = {"type": "scalar"}
-                if pname in launch["args"]:
-                    arg["value"] = launch["args"][pname]
-            elif kind in ("image", "sampler"):
-                arg = {"type": kind}
-                fact["kind"] = kind
-            else:
-                arg = {"type": "array", "address_space": kind}
-                if pname in launch["sizes"]:
-                    arg["size"] = int(launch["sizes"][pname])
-                fact["kind"] = "local" if kind == "local" else "buffer"
-                if kind != "local":
-                    target = launch["alias"].get(pname, pname)
-                    fact["mem_object"] = mem_ids.setdefault(target, len(mem_ids))
-                    arg["flags"] = ["CL_MEM_READ_WRITE"]
-                if pname in launch["data"]:
-                    how, values = launch["data"][pname].split(":", 1)
-                    ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
-                    blob = struct.pack(f"<{len(ints)}i", *ints)
-                    name = f"data/{pname}.bin"
-                    with open(os.path.join(folder, name), "wb") as f:
-                        f.write(blob)
-                    arg["data"] = name
-                    arg["size"] = len(blob)
-            args.append(arg)
-            facts.append(fact)
-        inst["kernel_arguments"] = args
-        with open(os.path.join(folder, "captures.json"), "w", encoding="utf-8") as f:
-            json.dump([inst], f, indent=2)
-        aliases = {}
-        for pname, kind in params:
-            if kind in ("global", "constant"):
-                target = launch["alias"].get(pname, pname)
-                aliases.setdefault(target, []).append([p for p, _ in params].index(pname))
-        meta = {"format": "clcapture-meta", "format_version": 1, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
-                "started_at": "2026-01-01T00:00:00Z"},
-                "launches": [{"launch": 0, "instantiation": 0, "enqueue_function": "clEnqueueNDRangeKernel",
-                              "kernel_name": entry, "thread": 0, "queue": 0, "program": 0,
-                              "program_origin": "source", "build_options": inst["compiler_flags"],
-                              "device": {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2",
-                                         "driver_version": "0", "address_bits": 64, "endianness": "little"},
-                              "arguments": facts,
-                              "aliases": sorted(g for g in aliases.values() if len(g) > 1)}]}
-        with open(os.path.join(folder, "captures.meta.json"), "w", encoding="utf-8") as f:
-            json.dump(meta, f, indent=2)
+        build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
         r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],
                            capture_output=True, text=True)
         if keep:

@@ -137,10 +137,15 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
 }
 
 format::Status ThreadEncoder::encodeBarrier(llvm::CallBase &call) {
-  unsigned fences = 0;
-  if (call.arg_size() >= 1)
-    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0)))
-      fences = static_cast<unsigned>(c->getZExtValue()) & (model::kLocalMemFence | model::kGlobalMemFence);
+  std::optional<SymValue> flags = call.arg_size() >= 1 ? value(call.getArgOperand(0)) : std::nullopt;
+  if (!flags || flags->term.getSort().isBoolean())
+    return format::fail("a barrier whose fence flags the encoder cannot read at " + placeOf(&call));
+  unsigned fences = model::kLocalMemFence | model::kGlobalMemFence;
+  if (flags->term.isBitVectorValue())
+    fences = static_cast<unsigned>(std::stoull(flags->term.getBitVectorValue(10))) &
+             (model::kLocalMemFence | model::kGlobalMemFence);
+  else if (!flags->how.exact())
+    return format::fail("a barrier whose fence flags depend on " + flags->how.abstraction + " at " + placeOf(&call));
   std::vector<cvc5::Term> args;
   Exactness how;
   for (llvm::Value *arg : call.args()) // the flags (and a work_group_barrier's scope)
@@ -150,11 +155,17 @@ format::Status ThreadEncoder::encodeBarrier(llvm::CallBase &call) {
     }
   recordWorkGroupCall(call, "barrier", fences, std::move(args), how);
   // OpenCL 1.2 §6.12.8: the barrier orders only the memory its fence names; a new interval starts for it.
-  // It completes no async copy (only wait_group_events does).
-  if (fences & model::kLocalMemFence)
-    m_epoch.first = m_tf.add(m_epoch.first, m_tf.constant(16, 1));
-  if (fences & model::kGlobalMemFence)
-    m_epoch.second = m_tf.add(m_epoch.second, m_tf.constant(16, 1));
+  // Flags computed by the work-item (exactly) start an interval where they name the fence. It completes
+  // no async copy (only wait_group_events does).
+  auto step = [&](unsigned fence) {
+    if (flags->term.isBitVectorValue())
+      return m_tf.constant(16, (fences & fence) ? 1 : 0);
+    unsigned w = m_tf.width(flags->term);
+    cvc5::Term set = m_tf.op(cvc5::Kind::BITVECTOR_AND, {flags->term, m_tf.constant(w, fence)});
+    return m_tf.ite(m_tf.eq(set, m_tf.constant(w, 0)), m_tf.constant(16, 0), m_tf.constant(16, 1));
+  };
+  m_epoch.first = m_tf.add(m_epoch.first, step(model::kLocalMemFence));
+  m_epoch.second = m_tf.add(m_epoch.second, step(model::kGlobalMemFence));
   return {};
 }
 

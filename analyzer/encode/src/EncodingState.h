@@ -80,6 +80,8 @@ constexpr std::uint64_t kPrivateObject = 1ull << 51;
 /// An event_t value is a pointer into this pseudo-object whose offset is the set of async copies the
 /// event stands for (one bit per copy site); the null event is object 0, offset 0 (no copy).
 constexpr std::uint64_t kEventObject = 1ull << 52;
+/// The null pointer's object: no memory object has this id (captured ids start at 0, so 0 is a buffer).
+constexpr std::uint64_t kNullObject = 1ull << 53;
 /// At most this many async copy sites (one bit each in an event's set).
 constexpr unsigned kMaxCopySites = 64;
 

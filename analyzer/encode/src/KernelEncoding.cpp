@@ -5,6 +5,7 @@
 #include "EncodingState.h"
 #include "ThreadEncoder.h"
 #include "clcapture/model/Builtins.h"
+#include "clcapture/model/LaunchSpecializer.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -270,6 +271,10 @@ void setUpSharedValues(EncodingState &s) {
       }
       p.object = tf.constant(64, object);
       p.offset = tf.constant(64, origin);
+      if (fact && fact->originOpen) {
+        p.offset = tf.fresh(tf.bv(64), "origin_" + argumentName(arg, s.launch));
+        p.how = Exactness{"where " + argumentName(arg, s.launch) + " lies in the memory it shares with another argument"};
+      }
       s.sharedPointers[&arg] = p;
       if (!s.objectNames.count(object))
         s.objectNames[object] = argumentName(arg, s.launch);
@@ -279,9 +284,16 @@ void setUpSharedValues(EncodingState &s) {
     cvc5::Sort sort = arg.getType()->isIntegerTy(1)
                           ? s.solver.getBooleanSort()
                           : tf.bv(static_cast<unsigned>(s.layout.getTypeSizeInBits(arg.getType()).getFixedValue()));
-    Exactness how;
-    if (!fact || !fact->bytes)
-      how = Exactness{"the argument " + argumentName(arg, s.launch) + ", which the capture does not give"};
+    // A captured value the specialiser did not fold (a vector, a value wider than 64 bits) is read here;
+    // anything else is open, and marked so.
+    if (fact && fact->bytes && !sort.isBoolean() &&
+        (!arg.getType()->isVectorTy() || s.launch.endianness == format::Endianness::Little))
+      if (auto bits = model::capturedScalarBits(*fact->bytes, sort.getBitVectorSize(), s.launch.endianness)) {
+        s.sharedValues[&arg] = SymValue{s.solver.mkBitVector(sort.getBitVectorSize(), llvm::toString(*bits, 16, false), 16), {}};
+        continue;
+      }
+    Exactness how{"the argument " + argumentName(arg, s.launch) +
+                  (fact && fact->bytes ? ", whose captured value does not fit its type" : ", which the capture does not give")};
     s.sharedValues[&arg] = SymValue{tf.fresh(sort, "arg_" + argumentName(arg, s.launch)), how};
   }
 }
@@ -317,19 +329,29 @@ void setUpReadOnlyTables(EncodingState &s) {
       continue;
     }
     if (fact.kind != model::ArgumentFact::Kind::Buffer || !fact.data || !fact.size ||
-        *fact.size > s.options.maxCapturedTableBytes || s.writtenObjects.count(fact.root) || s.capturedTables.count(fact.root))
+        *fact.size > s.options.maxCapturedTableBytes || s.writtenObjects.count(fact.root))
       continue;
     std::ifstream in(*fact.data, std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && !in.good())
       continue;
-    // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
-    cvc5::Term table = tf.fresh(array, "captured_" + std::to_string(fact.root));
+    // Bytes outside the capture are open: the table starts from an unknown array, not from zeros. Several
+    // read-only sub-buffers of one buffer each add their own captured bytes to its table (then reads go
+    // through the byte table only).
+    bool more = s.capturedTables.count(fact.root) != 0;
+    cvc5::Term table = more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
     for (std::size_t i = 0; i < bytes.size(); ++i)
       table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, fact.origin + i),
                                         tf.constant(8, static_cast<unsigned char>(bytes[i]))});
     s.capturedTables[fact.root] = table;
-    s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
+    auto same = s.capturedBytes.find(fact.root);
+    if (more && !(same != s.capturedBytes.end() && same->second.first == fact.origin &&
+                  same->second.second.size() == bytes.size()))
+      s.capturedBytes.erase(fact.root);
+    else if (more)
+      continue; // the same bytes again (one buffer passed twice)
+    else
+      s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
   }
 }
 

@@ -90,7 +90,7 @@ std::optional<SymPointer> ThreadEncoder::pointer(const llvm::Value *v) {
   if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v)) {
     SymPointer p;
     p.space = static_cast<Space>(v->getType()->getPointerAddressSpace());
-    p.object = m_tf.constant(64, 0);
+    p.object = m_tf.constant(64, kNullObject);
     p.offset = m_tf.constant(64, 0);
     return p;
   }

@@ -75,6 +75,25 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
       }
       c.arguments.push_back(std::move(a));
     }
+  // Aliasing groups (arguments whose memory overlaps) that the memory-object facts do not already put in
+  // one root: one root for the group, each member's place in it open.
+  if (facts)
+    for (const std::vector<std::uint32_t> &group : facts->aliases) {
+      std::optional<std::uint64_t> root;
+      bool differ = false;
+      for (std::uint32_t i : group)
+        if (i < c.arguments.size() && c.arguments[i].kind == ArgumentFact::Kind::Buffer) {
+          differ = differ || (root && *root != c.arguments[i].root);
+          root = root ? std::min(*root, c.arguments[i].root) : c.arguments[i].root;
+        }
+      if (!differ)
+        continue;
+      for (std::uint32_t i : group)
+        if (i < c.arguments.size() && c.arguments[i].kind == ArgumentFact::Kind::Buffer) {
+          c.arguments[i].root = *root;
+          c.arguments[i].originOpen = true;
+        }
+    }
   return c;
 }
 

@@ -24,27 +24,62 @@
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Scalar/InstSimplifyPass.h>
 
+
+#include <array>
 #include <cstring>
 
 namespace clcapture::model {
 
+std::optional<llvm::APInt> capturedScalarBits(const std::vector<std::uint8_t> &bytes, unsigned bits,
+                                              format::Endianness order) {
+  if (bits == 0 || bytes.empty())
+    return std::nullopt;
+  // SPEC §3: the value is one integer, the bytes in the device's order; shorter than the parameter means
+  // leading zeros, longer must be zeros beyond the parameter.
+  llvm::APInt value(static_cast<unsigned>(bytes.size() * 8), 0);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::size_t significance = order == format::Endianness::Little ? i : bytes.size() - 1 - i;
+    value.insertBits(llvm::APInt(8, bytes[i]), static_cast<unsigned>(significance * 8));
+  }
+  if (value.getActiveBits() > bits)
+    return std::nullopt;
+  return value.zextOrTrunc(bits);
+}
+
+bool applyRequiredWorkGroupSize(const llvm::Function &kernel, LaunchConfig &launch) {
+  if (launch.localSize)
+    return false;
+  const llvm::MDNode *md = kernel.getMetadata("reqd_work_group_size");
+  if (!md || md->getNumOperands() != 3)
+    return false;
+  std::array<std::uint64_t, 3> local{1, 1, 1};
+  for (unsigned d = 0; d < 3; ++d) {
+    auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(d));
+    if (!c || c->isZero())
+      return false;
+    local[d] = c->getZExtValue();
+    std::uint64_t global = d < launch.workDim ? launch.globalSize[d] : 1;
+    if (global % local[d] != 0)
+      return false; // such a launch fails (CL_INVALID_WORK_GROUP_SIZE); say nothing
+  }
+  launch.localSize = local;
+  return true;
+}
+
 namespace {
 
-/// The bytes of a captured scalar as a constant of `type` (integers and floating point of the same size).
+/// The bytes of a captured scalar as a constant of `type` (integers and floating point), through
+/// capturedScalarBits: a value shorter than its parameter ("0x1" for an int) is zero-extended.
 llvm::Constant *constantOf(llvm::Type *type, const std::vector<std::uint8_t> &bytes, format::Endianness order) {
   auto bits = static_cast<unsigned>(type->getPrimitiveSizeInBits().getFixedValue());
-  if (bits == 0 || bits > 64 || bytes.size() * 8 < bits || !(type->isIntegerTy() || type->isFloatingPointTy()))
+  if (bits == 0 || !(type->isIntegerTy() || type->isFloatingPointTy()))
     return nullptr;
-  std::uint64_t raw = 0;
-  unsigned n = bits / 8 ? bits / 8 : 1;
-  for (unsigned i = 0; i < n; ++i) {
-    unsigned byteIndex = order == format::Endianness::Little ? i : n - 1 - i;
-    raw |= static_cast<std::uint64_t>(bytes[byteIndex]) << (8 * i);
-  }
-  llvm::APInt value(bits, raw);
+  std::optional<llvm::APInt> value = capturedScalarBits(bytes, bits, order);
+  if (!value)
+    return nullptr;
   if (type->isIntegerTy())
-    return llvm::ConstantInt::get(type, value);
-  return llvm::ConstantFP::get(type->getContext(), llvm::APFloat(type->getFltSemantics(), value));
+    return llvm::ConstantInt::get(type, *value);
+  return llvm::ConstantFP::get(type->getContext(), llvm::APFloat(type->getFltSemantics(), *value));
 }
 
 /// What the capture says a work-item query returns for dimension `d`; nullopt when it depends on the

@@ -68,6 +68,7 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
     return fail(report::Verdict::Error, report::ErrorKind::Compile, kernel.error());
   if (auto normalized = frontend::Normalizer::normalize(*kernel); !normalized)
     return fail(report::Verdict::Unknown, report::ErrorKind::None, normalized.error());
+  model::applyRequiredWorkGroupSize(kernel->entry(), *launch);
   model::specializeToLaunch(kernel->entry(), *launch);
   if (request.options.dumpIrDir)
     writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),

@@ -32,6 +32,9 @@ struct ArgumentFact {
   /// Without a sidecar every buffer is its own root (GPUVerify's assumption: distinct arguments).
   std::uint64_t root = 0;
   std::uint64_t origin = 0;
+  /// The sidecar says this buffer overlaps another argument's (its `aliases`) without saying where: same
+  /// root, origin unknown.
+  bool originOpen = false;
   /// Buffer: the captured contents file (absolute path), when captured.
   std::optional<std::filesystem::path> data;
   std::string name; ///< the parameter's name, when known

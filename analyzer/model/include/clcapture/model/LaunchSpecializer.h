@@ -13,6 +13,9 @@
 
 #include "clcapture/model/LaunchConfig.h"
 
+#include <llvm/ADT/APInt.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +34,16 @@ struct SpecializeReport {
   unsigned queriesFolded = 0;
   unsigned loopsUnrolled = 0;
 };
+
+/// A captured scalar's bytes (device order) as the `bits`-bit value it stands for: a value written shorter
+/// than its parameter ("0x1" for an int) is zero-extended; nullopt when it does not fit in `bits`. Vectors
+/// are one value, lane 0 in the low bits (the byte order of a little-endian device).
+std::optional<llvm::APInt> capturedScalarBits(const std::vector<std::uint8_t> &bytes, unsigned bits,
+                                              format::Endianness order);
+
+/// A kernel declared with reqd_work_group_size(X, Y, Z) runs only with that local size (OpenCL 1.2
+/// §5.8.2: the enqueue fails otherwise): a capture without a local size gets it. True when it was set.
+bool applyRequiredWorkGroupSize(const llvm::Function &kernel, LaunchConfig &launch);
 
 /// Specialises `kernel` (already normalised, every helper inlined) to `launch`, in place.
 SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &launch,
