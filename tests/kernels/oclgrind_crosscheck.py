@@ -109,6 +109,11 @@ def verdict_of(path, verify):
         return None
 
 
+def in_flight_copy(finding):
+    """A race one of whose accesses is an async copy: Oclgrind completes copies eagerly and cannot see it."""
+    return any("async_work_group" in a.get("source", "") for a in finding["accesses"])
+
+
 def main():
     corpus, verify = sys.argv[1], sys.argv[2]
     kernels = sys.argv[3:] or sorted(os.path.join(dp, f) for dp, _, fs in os.walk(corpus) for f in fs if f.endswith(".cl"))
@@ -148,6 +153,10 @@ def main():
         elif races and verdict == "verified":
             failures += 1
             print(f"FAIL  {name}: Oclgrind observes a race that clcapture-verify misses:\n{out}")
+        elif real and not races and all(in_flight_copy(f) for f in real):
+            # Oclgrind runs a work-group's async copies at once, so a copy that the kernel never waits for
+            # (or waits for too late) is complete in its run; OpenCL 1.2 §6.12.10 leaves it in flight.
+            print(f"ok    {name}: clcapture-verify {verdict} (an async copy still in flight), Oclgrind no race")
         elif real and not races:
             failures += 1
             print(f"FAIL  {name}: clcapture-verify reports a race Oclgrind does not observe: {real[0]['message']}")

@@ -26,6 +26,7 @@
 
 
 #include <array>
+#include <map>
 #include <cstring>
 
 namespace clcapture::model {
@@ -161,16 +162,36 @@ unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
 
 /// Marks every loop with a constant trip count up to `maxTrip` for full unrolling (and nothing else), so
 /// that LoopFullUnrollPass, run only for forced loops, unrolls exactly those. Returns how many were marked.
-unsigned markSmallLoops(llvm::LoopInfo &loops, llvm::ScalarEvolution &scev, unsigned maxTrip) {
+unsigned markSmallLoops(llvm::Function &kernel, llvm::LoopInfo &loops, llvm::ScalarEvolution &scev,
+                        const SpecializeOptions &options) {
   unsigned marked = 0;
-  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+  // A budget on the unrolled kernel's size: nested loops multiply (200 × 100 × 100 iterations of a helper
+  // is millions of instructions, minutes before any query). Inner loops first; a loop's size counts its
+  // inner loops as they will be; a loop that would take the kernel past the budget stays a loop.
+  std::uint64_t total = kernel.getInstructionCount();
+  std::map<const llvm::Loop *, std::uint64_t> sizeAfter;
+  auto preorder = loops.getLoopsInPreorder();
+  for (auto it = preorder.rbegin(); it != preorder.rend(); ++it) {
+    llvm::Loop *loop = *it;
+    std::uint64_t size = 0;
+    for (llvm::BasicBlock *block : loop->blocks())
+      if (loops.getLoopFor(block) == loop)
+        size += block->size();
+    for (llvm::Loop *inner : loop->getSubLoops())
+      size += sizeAfter[inner];
+    sizeAfter[loop] = size;
     // An exact trip count, or else a constant upper bound (a loop left by a break: it is unrolled to the
     // bound with every exit kept, so it still leaves where it did).
     unsigned trip = scev.getSmallConstantTripCount(loop);
     if (trip == 0)
       trip = scev.getSmallConstantMaxTripCount(loop);
-    if (trip == 0 || trip > maxTrip || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
+    if (trip == 0 || trip > options.maxUnrollTripCount || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
       continue;
+    std::uint64_t growth = size * (trip - 1);
+    if (total + growth > options.maxUnrolledInstructions)
+      continue;
+    total += growth;
+    sizeAfter[loop] = size * trip;
     // Clang already gives loops an id (llvm.loop.mustprogress …): keep its properties, add ours.
     llvm::LLVMContext &ctx = loop->getHeader()->getContext();
     llvm::SmallVector<llvm::Metadata *, 4> ops{nullptr};
@@ -225,7 +246,7 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
   for (int round = 0; round < 4; ++round) {
     auto &loops = fam.getResult<llvm::LoopAnalysis>(kernel);
     auto &scev = fam.getResult<llvm::ScalarEvolutionAnalysis>(kernel);
-    unsigned marked = markSmallLoops(loops, scev, options.maxUnrollTripCount);
+    unsigned marked = markSmallLoops(kernel, loops, scev, options);
     if (marked == 0)
       break;
     llvm::FunctionPassManager fpm;

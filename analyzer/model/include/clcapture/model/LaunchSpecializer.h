@@ -15,6 +15,7 @@
 
 #include <llvm/ADT/APInt.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ namespace clcapture::model {
 
 struct SpecializeOptions {
   unsigned maxUnrollTripCount = 256; ///< loops with a larger constant trip count are left as loops
+  /// Loops whose unrolling would take the kernel past this many instructions are left as loops.
+  std::uint64_t maxUnrolledInstructions = 40000;
 };
 
 struct SpecializeReport {
