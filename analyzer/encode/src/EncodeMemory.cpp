@@ -113,6 +113,8 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
   SymPointer p;
   p.space = Space::Private;
   p.object = m_tf.constant(64, kPrivateObject + m_nextPrivate++);
+  if (inst.getAllocationSizeInBits(m_s.layout))
+    m_privateBytes[kPrivateObject + m_nextPrivate - 1] = inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
   p.offset = m_tf.constant(64, 0);
   m_pointers[alloca] = p;
   return {};
@@ -336,11 +338,22 @@ std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &ins
   if (storedSpace)
     result.space = *storedSpace;
   // Every address the read can have was stored unconditionally first: the unknown start is never read.
-  bool allCovered = objects && offsets;
+  // A read at an offset that is not one of a few constants (events + i) is covered when every slot of
+  // the variable is: a read outside the variable is out of bounds (undefined behaviour).
+  bool allCovered = objects.has_value();
   if (allCovered)
-    for (std::uint64_t o : *objects)
-      for (std::uint64_t off : *offsets)
-        allCovered = allCovered && covered.count({o, off});
+    for (std::uint64_t o : *objects) {
+      if (offsets) {
+        for (std::uint64_t off : *offsets)
+          allCovered = allCovered && covered.count({o, off});
+        continue;
+      }
+      auto size = m_privateBytes.find(o);
+      std::uint64_t step = m_s.layout.getPointerSize(0);
+      allCovered = allCovered && size != m_privateBytes.end() && size->second <= 64 * step;
+      for (std::uint64_t off = 0; allCovered && off < size->second; off += step)
+        allCovered = covered.count({o, off}) != 0;
+    }
   result.how = (allCovered ? Exactness{} : result.how) & stores & at.how;
   return result;
 }

@@ -79,14 +79,17 @@ format::Status ThreadEncoder::encodeAsyncCopy(llvm::CallBase &call, const model:
   }
   recordAccess(call, *dst, dstSize, how, false, true, false, b.elementBytes, nullptr, 0, true);
   recordAccess(call, *src, srcSize, how, true, false, false, b.elementBytes, nullptr, 1, true);
-  // The event it returns: the given event's copies (§6.12.10: "associate the async copy with a previous
-  // async copy"), and this one.
+  // The event it returns (§6.12.10): a new one, or the given event, which this copy joins ("associate the
+  // async_work_group_copy with a previous async copy allowing an event to be shared by multiple async
+  // copies") — then a wait on that event, through any copy of its value, completes this copy too.
   SymValue joined = eventCopies(*event);
+  cvc5::Term bit = m_tf.constant(64, 1ull << tag->second);
   SymPointer result;
   result.space = Space::Private;
   result.object = m_tf.constant(64, kEventObject);
-  result.offset = m_tf.op(cvc5::Kind::BITVECTOR_OR, {joined.term, m_tf.constant(64, 1ull << tag->second)});
+  result.offset = m_tf.ite(m_tf.eq(joined.term, m_tf.constant(64, 0)), bit, joined.term);
   result.how = joined.how;
+  m_issuedCopies.push_back(IssuedCopy{bit, result.offset, m_reach[call.getParent()]});
   if (call.getType()->isPointerTy())
     m_pointers[&call] = result;
   // The group must copy the same elements with the same event (§6.12.10: "the same argument values").
@@ -131,7 +134,12 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
   }
   recordWorkGroupCall(call, "wait_group_events", 0, {m_tf.resize(count->term, 64, false), waited.term},
                       waited.how);
-  m_done.term = m_tf.op(cvc5::Kind::BITVECTOR_OR, {m_done.term, waited.term});
+  // Complete: the copies issued so far (on this work-item's path) that belong to a waited event.
+  cvc5::Term zero = m_tf.constant(64, 0);
+  for (const IssuedCopy &c : m_issuedCopies) {
+    cvc5::Term named = m_tf.lnot(m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND, {c.event, waited.term}), zero));
+    m_done.term = m_tf.op(cvc5::Kind::BITVECTOR_OR, {m_done.term, m_tf.ite(m_tf.land(c.reach, named), c.bit, zero)});
+  }
   m_done.how = m_done.how & waited.how;
   return {};
 }

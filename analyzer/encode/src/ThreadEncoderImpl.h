@@ -114,7 +114,8 @@ private:
   /// group must pass alike (checked by KernelEncoding::checkDivergence).
   void recordWorkGroupCall(llvm::CallBase &call, const std::string &function, unsigned fences,
                            std::vector<cvc5::Term> uniformArgs, Exactness argsHow);
-  /// The set of async copies an event stands for (64-bit; see kEventObject).
+  /// The event an event_t value names (64-bit: the bit of the copy that started it, 0 for none; see
+  /// kEventObject).
   SymValue eventCopies(const SymPointer &event);
 
   // --- images (EncodeImages.cpp) ---
@@ -152,6 +153,14 @@ private:
     std::optional<SymPointer> pointer; ///< the pointer stored; absent: other bytes
   };
   std::vector<PrivateStore> m_privateStores;
+  std::map<std::uint64_t, std::uint64_t> m_privateBytes; ///< private object (alloca) → its size in bytes
+  /// The async copies encoded so far: each copy's bit, the event it belongs to (the bit of the copy that
+  /// started the event: a copy given an event joins it) and its reach. A wait completes the copies of the
+  /// events it names that were issued before it.
+  struct IssuedCopy {
+    cvc5::Term bit, event, reach;
+  };
+  std::vector<IssuedCopy> m_issuedCopies;
   std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
   std::map<const llvm::Loop *, cvc5::Term> m_loopEntry; ///< the loop is entered
   std::map<const llvm::Loop *, Exactness> m_loopHow;
