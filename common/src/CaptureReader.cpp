@@ -22,6 +22,15 @@
 namespace clcapture::format {
 
 namespace fs = std::filesystem;
+
+bool allowsNonUniformWorkGroups(const Instantiation &inst) {
+  const std::string flags = inst.compilerFlags.value_or("");
+  bool uniform = flags.find("-cl-uniform-work-group-size") != std::string::npos;
+  bool cl2OrLater = false;
+  for (const char *std : {"-cl-std=CL2", "-cl-std=CL3", "-cl-std=cl2", "-cl-std=cl3", "-cl-std=CLC++"})
+    cl2OrLater = cl2OrLater || flags.find(std) != std::string::npos;
+  return cl2OrLater && !uniform;
+}
 using Json = nlohmann::json;
 
 namespace {
@@ -340,6 +349,8 @@ public:
 //===--- validation: the seed's rules on the model -----------------------===//
 
 void validateDims(const Instantiation &inst, Reporter &r) {
+  // (OpenCL 2.0 §5.8: a global size that is not a multiple of the local size gives a smaller last group,
+  // unless the program was built with -cl-uniform-work-group-size; see allowsNonUniformWorkGroups.)
   const Dims &g = inst.globalSize;
   if (g.empty() || g.size() > 3) {
     r.error("global_size", "expected 1 to 3 dimensions, got " + std::to_string(g.size()));
@@ -370,7 +381,7 @@ void validateDims(const Instantiation &inst, Reporter &r) {
         } else if (l[i] > g[i]) {
           r.error(at("local_size", i),
                   "local size " + std::to_string(l[i]) + " exceeds global size " + std::to_string(g[i]));
-        } else if (g[i] % l[i] != 0 && !r.options().allowNonUniformWorkGroups) {
+        } else if (g[i] % l[i] != 0 && !r.options().allowNonUniformWorkGroups && !allowsNonUniformWorkGroups(inst)) {
           r.error(at("local_size", i), "global_size[" + std::to_string(i) + "] (" + std::to_string(g[i]) +
                                            ") is not a multiple of local_size[" + std::to_string(i) + "] (" +
                                            std::to_string(l[i]) + ")");

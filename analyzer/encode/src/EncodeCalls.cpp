@@ -161,8 +161,9 @@ format::Status ThreadEncoder::encodeWorkItemQuery(llvm::CallBase &call, const mo
   case BuiltinKind::GlobalSize:
     return idResult(m_s.globalSize, "get_global_size");
   case BuiltinKind::LocalSize:
+    return idResult(ids.localSize, "get_local_size");
   case BuiltinKind::EnqueuedLocalSize:
-    return idResult(m_s.localSize, "get_local_size");
+    return idResult(m_s.localSize, "get_enqueued_local_size");
   case BuiltinKind::NumGroups:
     return idResult(m_s.numGroups, "get_num_groups");
   case BuiltinKind::GlobalOffset:
@@ -177,7 +178,7 @@ format::Status ThreadEncoder::encodeWorkItemQuery(llvm::CallBase &call, const mo
     // OpenCL 2.0 §6.13.1: ((id2 * size1) + id1) * size0 + id0, global ids taken relative to the offset.
     bool global = b.kind == BuiltinKind::GlobalLinearId;
     const auto &id = global ? ids.global : ids.local;
-    const auto &size = global ? m_s.globalSize : m_s.localSize;
+    const auto &size = global ? m_s.globalSize : ids.localSize;
     auto rel = [&](unsigned d) {
       return global ? m_tf.op(cvc5::Kind::BITVECTOR_SUB, {id[d], m_s.globalOffset[d]}) : id[d];
     };

@@ -70,6 +70,9 @@ struct CounterResult {
 
 struct ThreadIdTerms {
   std::array<cvc5::Term, 3> global, local, group; ///< 64-bit
+  /// get_local_size: the launch's, or, in a dimension with a partial last group (OpenCL 2.0), the size
+  /// of this work-item's group.
+  std::array<cvc5::Term, 3> localSize;
 };
 
 /// Object ids (64-bit) by kind: buffers use their memory-object root from the capture, below 2^48.

@@ -186,16 +186,25 @@ void setUpLaunch(EncodingState &s) {
     s.globalSize[d] = tf.constant(64, l.globalSize[d]);
     s.globalOffset[d] = tf.constant(64, l.globalOffset[d]);
     if (l.localSize) {
+      // OpenCL 2.0 §5.8.3: with a global size that is not a multiple of the local size, the last group is
+      // smaller (ceil(global / local) groups).
       s.localSize[d] = tf.constant(64, (*l.localSize)[d]);
-      s.numGroups[d] = tf.constant(64, l.globalSize[d] / (*l.localSize)[d]);
+      s.numGroups[d] = tf.constant(64, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d]);
     } else {
       // A NULL local size: any legal work-group size (a divisor of the global size; OpenCL 1.2 §5.8).
       s.localSize[d] = tf.fresh(tf.bv(64), "local_size_" + std::to_string(d));
       s.solver.assertFormula(tf.ule(tf.constant(64, 1), s.localSize[d]));
       s.solver.assertFormula(tf.ule(s.localSize[d], s.globalSize[d]));
-      s.solver.assertFormula(
-          tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {s.globalSize[d], s.localSize[d]}), tf.constant(64, 0)));
-      s.numGroups[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {s.globalSize[d], s.localSize[d]});
+      if (l.nonUniformAllowed) {
+        // OpenCL 2.0: any size; the last group may be smaller.
+        s.numGroups[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV,
+                               {tf.add(s.globalSize[d], tf.op(cvc5::Kind::BITVECTOR_SUB, {s.localSize[d], tf.constant(64, 1)})),
+                                s.localSize[d]});
+      } else {
+        s.solver.assertFormula(
+            tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {s.globalSize[d], s.localSize[d]}), tf.constant(64, 0)));
+        s.numGroups[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {s.globalSize[d], s.localSize[d]});
+      }
     }
   }
   // Two work-items: ids within the NDRange, global id = group × local size + local id + offset. With a
@@ -212,11 +221,23 @@ void setUpLaunch(EncodingState &s) {
         s.ids[t].local[d] = tf.op(cvc5::Kind::BITVECTOR_UREM, {rel, s.localSize[d]});
         s.ids[t].group[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {rel, s.localSize[d]});
         s.ids[t].global[d] = tf.add(rel, s.globalOffset[d]);
+        s.ids[t].localSize[d] = s.localSize[d];
+        if (l.nonUniformAllowed) {
+          cvc5::Term lastGroup = tf.op(cvc5::Kind::BITVECTOR_SUB, {s.numGroups[d], tf.constant(64, 1)});
+          cvc5::Term rest = tf.op(cvc5::Kind::BITVECTOR_SUB, {s.globalSize[d], tf.mul(lastGroup, s.localSize[d])});
+          s.ids[t].localSize[d] = tf.ite(tf.eq(s.ids[t].group[d], lastGroup), rest, s.localSize[d]);
+        }
         continue;
       }
       cvc5::Term lid = tf.fresh(tf.bv(64), "local_id_" + dim);
       cvc5::Term grp = tf.fresh(tf.bv(64), "group_id_" + dim);
-      s.solver.assertFormula(tf.ult(lid, s.localSize[d]));
+      s.ids[t].localSize[d] = s.localSize[d];
+      if (l.partialLastGroup[d]) {
+        std::uint64_t groups = (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d];
+        std::uint64_t last = l.globalSize[d] - (groups - 1) * (*l.localSize)[d];
+        s.ids[t].localSize[d] = tf.ite(tf.eq(grp, tf.constant(64, groups - 1)), tf.constant(64, last), s.localSize[d]);
+      }
+      s.solver.assertFormula(tf.ult(lid, s.ids[t].localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));
       s.ids[t].local[d] = lid;
       s.ids[t].group[d] = grp;

@@ -2,6 +2,7 @@
 
 #include "clcapture/model/LaunchConfig.h"
 
+#include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/ScalarCodec.h"
 
 #include <variant>
@@ -16,6 +17,7 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
   if (inst.globalSize.empty() || inst.globalSize.size() > 3)
     return fmt::fail("global_size must have 1 to 3 dimensions");
   c.workDim = static_cast<unsigned>(inst.globalSize.size());
+  c.nonUniformAllowed = fmt::allowsNonUniformWorkGroups(inst);
   for (unsigned d = 0; d < c.workDim; ++d)
     c.globalSize[d] = inst.globalSize[d];
   if (inst.localSize) {
@@ -24,8 +26,13 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
     std::array<std::uint64_t, 3> local{1, 1, 1};
     for (unsigned d = 0; d < c.workDim; ++d) {
       local[d] = (*inst.localSize)[d];
-      if (local[d] == 0 || c.globalSize[d] % local[d] != 0)
-        return fmt::fail("local_size does not divide global_size in dimension " + std::to_string(d));
+      if (local[d] == 0)
+        return fmt::fail("local_size is 0 in dimension " + std::to_string(d));
+      if (c.globalSize[d] % local[d] != 0) {
+        if (!fmt::allowsNonUniformWorkGroups(inst))
+          return fmt::fail("local_size does not divide global_size in dimension " + std::to_string(d));
+        c.partialLastGroup[d] = true;
+      }
     }
     c.localSize = local;
   }

@@ -94,6 +94,8 @@ std::optional<std::uint64_t> queryValue(BuiltinKind kind, unsigned d, const Laun
   case BuiltinKind::EnqueuedLocalSize:
     if (!inRange)
       return 1;
+    if (kind == BuiltinKind::LocalSize && c.partialLastGroup[d])
+      return std::nullopt; // the last group's is smaller: it depends on the work-item
     if (c.localSize)
       return (*c.localSize)[d];
     return std::nullopt;
@@ -101,7 +103,7 @@ std::optional<std::uint64_t> queryValue(BuiltinKind kind, unsigned d, const Laun
     if (!inRange)
       return 1;
     if (c.localSize)
-      return c.globalSize[d] / (*c.localSize)[d];
+      return (c.globalSize[d] + (*c.localSize)[d] - 1) / (*c.localSize)[d];
     return std::nullopt;
   case BuiltinKind::GlobalOffset:
     return inRange ? c.globalOffset[d] : 0;

@@ -32,6 +32,11 @@ struct ReadOptions {
   std::size_t maxErrors = 100;
 };
 
+/// Whether the instantiation's program may run with non-uniform work-groups (OpenCL 2.0 §5.8.3): built
+/// with -cl-std=CL2.0 or later and without -cl-uniform-work-group-size. Such a launch may have a global
+/// size that is not a multiple of its local size; its last group in that dimension is smaller.
+bool allowsNonUniformWorkGroups(const Instantiation &inst);
+
 struct CaptureSet {
   /// Records that passed validation, in file order.
   std::vector<Instantiation> instantiations;

@@ -44,6 +44,11 @@ struct LaunchConfig {
   unsigned workDim = 1;
   std::array<std::uint64_t, 3> globalSize{1, 1, 1};
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< absent: any legal work-group size
+  /// OpenCL 2.0 non-uniform work-groups: the global size is not a multiple of the local size in this
+  /// dimension, so the last group there is smaller (get_local_size differs from get_enqueued_local_size).
+  std::array<bool, 3> partialLastGroup{false, false, false};
+  /// The program allows non-uniform work-groups (OpenCL 2.0 or later): a NULL local size may be any size.
+  bool nonUniformAllowed = false;
   std::array<std::uint64_t, 3> globalOffset{0, 0, 0};
   format::Endianness endianness = format::Endianness::Little;
   unsigned addressBits = 64;
