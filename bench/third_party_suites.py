@@ -208,18 +208,7 @@ def parameters(params_text):
         base = " ".join(w for w in words if w not in QUALIFIERS and w != "*")
         base = CANONICAL.get(base, base)
         pointer = "*" in p or "[" in p
-        kind = "scalar"
-        if pointer:
-            if re.search(r"\b(__)?local\b", p):
-                kind = "local"
-            elif re.search(r"\b(__)?constant\b", p):
-                kind = "constant"
-            else:
-                kind = "global"
-        elif re.search(r"\bimage[123]d\w*_t\b", p):
-            kind = "image"
-        elif re.search(r"\bsampler_t\b", p):
-            kind = "sampler"
+        kind = run_kernel.parameter_kind(p, pointer)
         out.append((name, kind, base + ("*" if pointer else "")))
     return out
 

@@ -46,6 +46,21 @@ def parse_header(text):
     return expected, options, [r for r in regexes if r]
 
 
+def parameter_kind(p, pointer):
+    """What one parameter declaration `p` is: global | local | constant (pointers), image | sampler | scalar."""
+    if pointer:
+        if re.search(r"\b(__)?local\b", p):
+            return "local"
+        if re.search(r"\b(__)?constant\b", p):
+            return "constant"
+        return "global"
+    if re.search(r"\bimage[123]d\w*_t\b", p):
+        return "image"
+    if re.search(r"\bsampler_t\b", p):
+        return "sampler"
+    return "scalar"
+
+
 def parameters(text, entry):
     """(name, kind) of the entry kernel's parameters: kind global | local | constant | scalar."""
     m = re.search(r"(?:__)?kernel\s+void\s+" + (re.escape(entry) if entry else r"(\w+)") + r"\s*\(([^)]*)\)", text, re.S)
@@ -56,19 +71,7 @@ def parameters(text, entry):
     out = []
     for p in [p.strip() for p in params.split(",") if p.strip()]:
         pname = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?$", p)[0]
-        kind = "scalar"
-        if "*" in p:
-            if re.search(r"\b(__)?local\b", p):
-                kind = "local"
-            elif re.search(r"\b(__)?constant\b", p):
-                kind = "constant"
-            else:
-                kind = "global"
-        elif re.search(r"\b(image[123]d\w*)\b", p):
-            kind = "image"
-        elif re.search(r"\bsampler_t\b", p):
-            kind = "sampler"
-        out.append((pname, kind))
+        out.append((pname, parameter_kind(p, "*" in p)))
     return name, out
 
 
