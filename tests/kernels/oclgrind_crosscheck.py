@@ -28,6 +28,20 @@ DEFAULT_BUFFER = 1 << 20  # bytes for a buffer whose size the header does not gi
 MIN_COMPARED = 160  # kernels Oclgrind runs as captured (168 when this was set); fewer means the check broke
 
 
+SCALAR_SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "long": 8,
+                "ulong": 8, "double": 8, "size_t": 8, "unsigned": 4}
+
+
+def scalar_size(text, name):
+    """Bytes of scalar parameter `name` from its declaration (vectors: lanes × element), None if unknown."""
+    m = re.search(r"\b(unsigned\s+int|unsigned|[a-z_]+?)(\d*)\s+" + re.escape(name) + r"\s*[,)]", text)
+    if not m:
+        return None
+    base = "uint" if m.group(1).startswith("unsigned") else m.group(1)
+    lanes = int(m.group(2)) if m.group(2) else 1
+    return SCALAR_SIZES[base] * (4 if lanes == 3 else lanes) if base in SCALAR_SIZES else None
+
+
 def sim_for(path, text, options):
     expected, opts, _ = run_kernel.parse_header(text)
     header = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
@@ -62,7 +76,12 @@ def sim_for(path, text, options):
             if name not in header["args"]:
                 return None, f"scalar {name} not given"
             value = header["args"][name][2:]
-            raw = bytes.fromhex(value)[::-1]  # the capture's integer is the little-endian bytes read backwards
+            # SPEC §3: one integer, the little-endian bytes read backwards, zero-extended to the parameter;
+            # a struct (a type this script does not size) is given with every byte.
+            size = scalar_size(text, name) or (len(value) // 2 if len(value) % 2 == 0 else None)
+            if size is None:
+                return None, f"scalar {name} of a type this script does not size"
+            raw = int(value, 16).to_bytes(size, "little")
             lines.append(f"<size={len(raw)} uchar> " + " ".join(str(b) for b in raw))
         elif kind == "local":
             size = int(header["sizes"].get(name, 4096))
