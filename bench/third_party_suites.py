@@ -524,9 +524,8 @@ def gv_convert(tree, name):
 
 OG_RELEVANT_DIRS = ("data-race", "barrier", "async_copy", "atomics", "wait_event")
 RACE_OR_DIVERGENCE = re.compile(r"data race|divergence", re.I)
-TYPE_SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "long": 8, "ulong": 8,
-              "float": 4, "double": 8}
 TYPE_PREFIXES = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double"]
+TYPE_SIZES = {t: run_kernel.SCALAR_BYTES[t] for t in TYPE_PREFIXES}  # the types an Oclgrind .sim names
 
 
 class SimReader:

@@ -28,10 +28,6 @@ DEFAULT_BUFFER = 1 << 20  # bytes for a buffer whose size the header does not gi
 MIN_COMPARED = 160  # kernels Oclgrind runs as captured (168 when this was set); fewer means the check broke
 
 
-SCALAR_SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "long": 8,
-                "ulong": 8, "double": 8, "size_t": 8, "unsigned": 4}
-
-
 def scalar_size(text, name):
     """Bytes of scalar parameter `name` from its declaration (vectors: lanes × element), None if unknown."""
     m = re.search(r"\b(unsigned\s+int|unsigned|[a-z_]+?)(\d*)\s+" + re.escape(name) + r"\s*[,)]", text)
@@ -39,7 +35,8 @@ def scalar_size(text, name):
         return None
     base = "uint" if m.group(1).startswith("unsigned") else m.group(1)
     lanes = int(m.group(2)) if m.group(2) else 1
-    return SCALAR_SIZES[base] * (4 if lanes == 3 else lanes) if base in SCALAR_SIZES else None
+    sizes = run_kernel.SCALAR_BYTES
+    return sizes[base] * (4 if lanes == 3 else lanes) if base in sizes else None
 
 
 def sim_for(path, text, options):

@@ -46,6 +46,11 @@ def parse_header(text):
     return expected, options, [r for r in regexes if r]
 
 
+# Bytes of OpenCL C scalar types (a vector: lanes × these, 3 lanes taking 4).
+SCALAR_BYTES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "long": 8,
+                "ulong": 8, "double": 8, "size_t": 8, "unsigned": 4}
+
+
 def parameter_kind(p, pointer):
     """What one parameter declaration `p` is: global | local | constant (pointers), image | sampler | scalar."""
     if pointer:

@@ -246,7 +246,6 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
       unsigned width = result.term.getSort().getBitVectorSize();
       std::uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
       CounterResult c{m_s.siteFor(&call),
-                      "add " + std::to_string(*step),
                       static_cast<std::uint64_t>(*step) & mask,
                       m_loops.getLoopFor(call.getParent()) != nullptr,
                       p->space == Space::Local || (scope && *scope == kWorkGroup),

@@ -114,7 +114,8 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
   p.space = Space::Private;
   p.object = m_tf.constant(64, kPrivateObject + m_nextPrivate++);
   if (inst.getAllocationSizeInBits(m_s.layout))
-    m_privateBytes[kPrivateObject + m_nextPrivate - 1] = inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
+    m_privateBytes[kPrivateObject + m_nextPrivate - 1] =
+        inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
   p.offset = m_tf.constant(64, 0);
   m_pointers[alloca] = p;
   return {};

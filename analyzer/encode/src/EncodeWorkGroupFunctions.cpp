@@ -32,13 +32,13 @@ void ThreadEncoder::recordWorkGroupCall(llvm::CallBase &call, const std::string 
   r.argsHow = argsHow;
 }
 
-SymValue ThreadEncoder::eventCopies(const SymPointer &event) {
-  cvc5::Term isEvent = m_tf.eq(event.object, m_tf.constant(64, kEventObject));
-  if (event.object.isBitVectorValue())
-    return SymValue{std::stoull(event.object.getBitVectorValue(10)) == kEventObject ? event.offset
-                                                                                    : m_tf.constant(64, 0),
+SymValue ThreadEncoder::eventOf(const SymPointer &event) {
+  cvc5::Term none = m_tf.constant(64, 0);
+  if (event.object.isBitVectorValue()) // an event, or the null event
+    return SymValue{std::stoull(event.object.getBitVectorValue(10)) == kEventObject ? event.offset : none,
                     event.how};
-  return SymValue{m_tf.ite(isEvent, event.offset, m_tf.constant(64, 0)), event.how};
+  return SymValue{m_tf.ite(m_tf.eq(event.object, m_tf.constant(64, kEventObject)), event.offset, none),
+                  event.how};
 }
 
 format::Status ThreadEncoder::encodeAsyncCopy(llvm::CallBase &call, const model::Builtin &b) {
@@ -82,7 +82,7 @@ format::Status ThreadEncoder::encodeAsyncCopy(llvm::CallBase &call, const model:
   // The event it returns (§6.12.10): a new one, or the given event, which this copy joins ("associate the
   // async_work_group_copy with a previous async copy allowing an event to be shared by multiple async
   // copies") — then a wait on that event, through any copy of its value, completes this copy too.
-  SymValue joined = eventCopies(*event);
+  SymValue joined = eventOf(*event);
   cvc5::Term bit = m_tf.constant(64, 1ull << tag->second);
   SymPointer result;
   result.space = Space::Private;
@@ -127,9 +127,9 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
         waited.how = Exactness{"the events waited for at " + placeOf(&call)};
         continue;
       }
-      SymValue copies = eventCopies(*event);
-      waited.term = m_tf.op(cvc5::Kind::BITVECTOR_OR, {waited.term, copies.term});
-      waited.how = waited.how & copies.how;
+      SymValue named = eventOf(*event);
+      waited.term = m_tf.op(cvc5::Kind::BITVECTOR_OR, {waited.term, named.term});
+      waited.how = waited.how & named.how;
     }
   }
   recordWorkGroupCall(call, "wait_group_events", 0, {m_tf.resize(count->term, 64, false), waited.term},
@@ -138,7 +138,8 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
   cvc5::Term zero = m_tf.constant(64, 0);
   for (const IssuedCopy &c : m_issuedCopies) {
     cvc5::Term named = m_tf.lnot(m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND, {c.event, waited.term}), zero));
-    m_done.term = m_tf.op(cvc5::Kind::BITVECTOR_OR, {m_done.term, m_tf.ite(m_tf.land(c.reach, named), c.bit, zero)});
+    m_done.term =
+        m_tf.op(cvc5::Kind::BITVECTOR_OR, {m_done.term, m_tf.ite(m_tf.land(c.reach, named), c.bit, zero)});
   }
   m_done.how = m_done.how & waited.how;
   return {};
@@ -153,7 +154,8 @@ format::Status ThreadEncoder::encodeBarrier(llvm::CallBase &call) {
     fences = static_cast<unsigned>(std::stoull(flags->term.getBitVectorValue(10))) &
              (model::kLocalMemFence | model::kGlobalMemFence);
   else if (!flags->how.exact())
-    return format::fail("a barrier whose fence flags depend on " + flags->how.abstraction + " at " + placeOf(&call));
+    return format::fail("a barrier whose fence flags depend on " + flags->how.abstraction + " at " +
+                        placeOf(&call));
   std::vector<cvc5::Term> args;
   Exactness how;
   for (llvm::Value *arg : call.args()) // the flags (and a work_group_barrier's scope)

@@ -58,8 +58,9 @@ struct BarrierRecord {
 /// What an atomic counter operation (atomic_inc, or atomic_add of one constant) returned to a work-item.
 struct CounterResult {
   unsigned site = 0;
-  std::string op; ///< "add 1", "add 4", …: results are distinct only among operations of one kind
-  std::uint64_t step = 0; ///< the constant added, as an unsigned value of the counter's width
+  /// The constant added, as an unsigned value of the counter's width: results are distinct only among
+  /// operations of one step.
+  std::uint64_t step = 0;
   bool inLoop = false;    ///< the call may run more than once per work-item (a loop not unrolled)
   /// The results are distinct only among work-items of one group: a counter in local memory (one per
   /// group), or an atomic of memory_scope_work_group.

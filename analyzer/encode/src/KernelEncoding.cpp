@@ -207,6 +207,18 @@ void setUpLaunch(EncodingState &s) {
       }
     }
   }
+  // OpenCL 2.0 §5.8.3: a dimension whose global size the local size does not divide (or, with an open
+  // local size, may not divide) has a smaller last group: (its group id, its size).
+  std::array<std::optional<std::pair<cvc5::Term, cvc5::Term>>, 3> lastGroup;
+  for (unsigned d = 0; d < 3; ++d)
+    if (l.localSize ? l.partialLastGroup[d] : l.nonUniformAllowed) {
+      cvc5::Term id = tf.op(cvc5::Kind::BITVECTOR_SUB, {s.numGroups[d], tf.constant(64, 1)});
+      lastGroup[d] = {id, tf.op(cvc5::Kind::BITVECTOR_SUB, {s.globalSize[d], tf.mul(id, s.localSize[d])})};
+    }
+  auto groupSize = [&](unsigned d, const cvc5::Term &group) {
+    return lastGroup[d] ? tf.ite(tf.eq(group, lastGroup[d]->first), lastGroup[d]->second, s.localSize[d])
+                        : s.localSize[d];
+  };
   // Two work-items: ids within the NDRange, global id = group × local size + local id + offset. With a
   // captured local size that product is linear. With an open one it is not: then the global id is the free
   // variable and the local and group ids are its remainder and quotient — terms the solver meets only when
@@ -221,22 +233,12 @@ void setUpLaunch(EncodingState &s) {
         s.ids[t].local[d] = tf.op(cvc5::Kind::BITVECTOR_UREM, {rel, s.localSize[d]});
         s.ids[t].group[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {rel, s.localSize[d]});
         s.ids[t].global[d] = tf.add(rel, s.globalOffset[d]);
-        s.ids[t].localSize[d] = s.localSize[d];
-        if (l.nonUniformAllowed) {
-          cvc5::Term lastGroup = tf.op(cvc5::Kind::BITVECTOR_SUB, {s.numGroups[d], tf.constant(64, 1)});
-          cvc5::Term rest = tf.op(cvc5::Kind::BITVECTOR_SUB, {s.globalSize[d], tf.mul(lastGroup, s.localSize[d])});
-          s.ids[t].localSize[d] = tf.ite(tf.eq(s.ids[t].group[d], lastGroup), rest, s.localSize[d]);
-        }
+        s.ids[t].localSize[d] = groupSize(d, s.ids[t].group[d]);
         continue;
       }
       cvc5::Term lid = tf.fresh(tf.bv(64), "local_id_" + dim);
       cvc5::Term grp = tf.fresh(tf.bv(64), "group_id_" + dim);
-      s.ids[t].localSize[d] = s.localSize[d];
-      if (l.partialLastGroup[d]) {
-        std::uint64_t groups = (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d];
-        std::uint64_t last = l.globalSize[d] - (groups - 1) * (*l.localSize)[d];
-        s.ids[t].localSize[d] = tf.ite(tf.eq(grp, tf.constant(64, groups - 1)), tf.constant(64, last), s.localSize[d]);
-      }
+      s.ids[t].localSize[d] = groupSize(d, grp);
       s.solver.assertFormula(tf.ult(lid, s.ids[t].localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));
       s.ids[t].local[d] = lid;
@@ -352,25 +354,25 @@ void setUpReadOnlyTables(EncodingState &s) {
     if (fact.kind != model::ArgumentFact::Kind::Buffer || !fact.data || !fact.size ||
         *fact.size > s.options.maxCapturedTableBytes || s.writtenObjects.count(fact.root))
       continue;
+    // Several read-only sub-buffers of one buffer each add their own captured bytes to its table (then
+    // reads go through the byte table only); one buffer passed twice adds them once.
+    bool more = s.capturedTables.count(fact.root) != 0;
+    auto raw = s.capturedBytes.find(fact.root);
+    if (more && raw != s.capturedBytes.end() && raw->second.first == fact.origin &&
+        raw->second.second.size() == *fact.size)
+      continue;
     std::ifstream in(*fact.data, std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && !in.good())
       continue;
-    // Bytes outside the capture are open: the table starts from an unknown array, not from zeros. Several
-    // read-only sub-buffers of one buffer each add their own captured bytes to its table (then reads go
-    // through the byte table only).
-    bool more = s.capturedTables.count(fact.root) != 0;
+    // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
     cvc5::Term table = more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
     for (std::size_t i = 0; i < bytes.size(); ++i)
       table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, fact.origin + i),
                                         tf.constant(8, static_cast<unsigned char>(bytes[i]))});
     s.capturedTables[fact.root] = table;
-    auto same = s.capturedBytes.find(fact.root);
-    if (more && !(same != s.capturedBytes.end() && same->second.first == fact.origin &&
-                  same->second.second.size() == bytes.size()))
+    if (more)
       s.capturedBytes.erase(fact.root);
-    else if (more)
-      continue; // the same bytes again (one buffer passed twice)
     else
       s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
   }
@@ -389,7 +391,8 @@ void setUpReadOnlyTables(EncodingState &s) {
 /// This is what makes `out[atomic_inc(&n)] = v` (appending to a list) provable.
 void stateCounterFacts(EncodingState &s) {
   TermFactory &tf = s.tf;
-  std::map<std::uint64_t, std::string> opOf; // object → its counters' one kind, "" when anything else writes it
+  // object → the one step its counters add; 0 when they add different steps or anything else writes it
+  std::map<std::uint64_t, std::uint64_t> stepOf;
   std::map<std::uint64_t, std::uint64_t> sitesOn; // object → counter call sites (of work-item A)
   std::set<unsigned> counterSites;
   for (const CounterResult &c : s.counterResults[0])
@@ -398,11 +401,9 @@ void stateCounterFacts(EncodingState &s) {
     if (!c.object.isBitVectorValue())
       return; // which memory is counted depends on control flow: say nothing
     std::uint64_t object = std::stoull(c.object.getBitVectorValue(10));
-    auto [it, added] = opOf.emplace(object, c.op);
-    if (!added && it->second != c.op)
-      it->second.clear();
-    if (c.inLoop)
-      it->second.clear(); // unbounded number of additions
+    auto [it, added] = stepOf.emplace(object, c.step);
+    if ((!added && it->second != c.step) || c.inLoop) // mixed steps; an unbounded number of additions
+      it->second = 0;
     ++sitesOn[object];
   }
   for (unsigned t = 0; t < 2; ++t)
@@ -411,13 +412,13 @@ void stateCounterFacts(EncodingState &s) {
       if (!r.present || !s.sites[id].writes || counterSites.count(static_cast<unsigned>(id)))
         continue;
       if (!r.pointer.object.isBitVectorValue()) {
-        for (auto &[object, op] : opOf)
-          op.clear(); // a write anywhere: no counter is known to be left alone
+        for (auto &[object, step] : stepOf)
+          step = 0; // a write anywhere: no counter is known to be left alone
         continue;
       }
       std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
-      auto it = opOf.find(object);
-      if (it == opOf.end())
+      auto it = stepOf.find(object);
+      if (it == stepOf.end())
         continue;
       // A counter of one group (local memory, or work-group scope) may be set in another barrier
       // interval (of its memory's fence): `if (lid == 0) n = 0; barrier(…); atomic_inc(&n)`. Such a write
@@ -429,7 +430,7 @@ void stateCounterFacts(EncodingState &s) {
         if (c.object.isBitVectorValue() && std::stoull(c.object.getBitVectorValue(10)) == object)
           apart = apart && c.groupScoped && c.epoch.isBitVectorValue() && c.epoch != epoch;
       if (!apart)
-        it->second.clear();
+        it->second = 0;
     }
   if (s.anyObjectMayBeWritten)
     return;
@@ -439,12 +440,10 @@ void stateCounterFacts(EncodingState &s) {
   for (const CounterResult &a : s.counterResults[0])
     for (const CounterResult &b : s.counterResults[1]) {
       std::uint64_t object = std::stoull(a.object.getBitVectorValue(10));
-      if (!b.object.isBitVectorValue() || a.op != b.op || opOf[object].empty() || a.op != opOf[object] ||
-          a.value.getSort() != b.value.getSort())
+      if (!b.object.isBitVectorValue() || stepOf[object] == 0 || a.step != stepOf[object] ||
+          b.step != stepOf[object] || a.value.getSort() != b.value.getSort())
         continue;
       unsigned width = a.value.getSort().getBitVectorSize();
-      if (a.step == 0)
-        continue;
       unsigned zeros = 0;
       while (zeros < 64 && ((a.step >> zeros) & 1) == 0)
         ++zeros;
@@ -582,7 +581,6 @@ struct SiteChoice {
   cvc5::Term tagBit;     ///< the chosen site's own copy bit (0 unless it is an async copy)
   cvc5::Term collective; ///< Bool: the chosen site is a work-group's collective access (async copy)
   cvc5::Term siteId;     ///< the chosen site's id (32-bit)
-  bool anyCollective = false;
   bool allExact = true, noneExact = true;
 
   cvc5::Term exactOnly(TermFactory &tf) const {
@@ -614,7 +612,6 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
     c.how.push_back(how);
     c.allExact = c.allExact && how.exact();
     c.noneExact = c.noneExact && !how.exact();
-    c.anyCollective = c.anyCollective || s.sites[id].collective;
   }
   if (sites.size() == 1) {
     const AccessRecord &r = s.records[t][sites[0]];

@@ -116,7 +116,7 @@ private:
                            std::vector<cvc5::Term> uniformArgs, Exactness argsHow);
   /// The event an event_t value names (64-bit: the bit of the copy that started it, 0 for none; see
   /// kEventObject).
-  SymValue eventCopies(const SymPointer &event);
+  SymValue eventOf(const SymPointer &event);
 
   // --- images (EncodeImages.cpp) ---
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);

@@ -29,7 +29,7 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
       if (local[d] == 0)
         return fmt::fail("local_size is 0 in dimension " + std::to_string(d));
       if (c.globalSize[d] % local[d] != 0) {
-        if (!fmt::allowsNonUniformWorkGroups(inst))
+        if (!c.nonUniformAllowed)
           return fmt::fail("local_size does not divide global_size in dimension " + std::to_string(d));
         c.partialLastGroup[d] = true;
       }
