@@ -8,6 +8,7 @@
 #include "clcapture/format/CaptureReader.h"
 
 #include "clcapture/format/CapturePath.h"
+#include "clcapture/format/GpuVerifyForm.h"
 #include "clcapture/format/JsonArrayFile.h"
 #include "clcapture/format/MemFlags.h"
 #include "clcapture/format/ScalarCodec.h"
@@ -688,6 +689,29 @@ public:
     return num(obj, path, key);
   }
 
+  /// An array of 1 to 3 integers from `min`, or nullopt when the key is absent (or after an error).
+  std::optional<Dims> optDims(const Json &obj, const std::string &path, const char *key, std::uint64_t min) {
+    const Json *v = get(obj, path, key, false);
+    if (!v)
+      return std::nullopt;
+    std::string p = join(path, key);
+    if (!v->is_array() || v->empty() || v->size() > 3) {
+      fail(p, "expected an array of 1 to 3 integers, got " + describe(*v));
+      return std::nullopt;
+    }
+    Dims d;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const Json &n = (*v)[i];
+      if (!n.is_number_unsigned() || n.get<std::uint64_t>() < min) {
+        fail(at(p, i), "expected an integer from " + std::to_string(min) + " to " + std::to_string(kMaxU64) +
+                           ", got " + describe(n));
+        return std::nullopt;
+      }
+      d.push_back(n.get<std::uint64_t>());
+    }
+    return d;
+  }
+
   bool object(const Json &v, const std::string &path) {
     if (v.is_object())
       return true;
@@ -721,7 +745,7 @@ public:
       return a;
     keys(v, path,
          {"index", "kind", "name", "type_name", "address_qualifier", "mem_object", "mem_flags", "sub_buffer",
-          "svm", "data_skipped"});
+          "svm", "data_skipped", "size"});
     a.index = static_cast<std::uint32_t>(num(v, path, "index"));
     std::string kind = str(v, path, "kind");
     if (auto parsed = parseArgumentKind(kind))
@@ -742,6 +766,7 @@ public:
       a.svm = SvmFacts{num(*svm, p, "allocation"), num(*svm, p, "offset")};
     }
     a.dataSkipped = optStr(v, path, "data_skipped");
+    a.size = optNum(v, path, "size");
     return a;
   }
 
@@ -774,7 +799,8 @@ public:
       return f;
     keys(v, path,
          {"launch", "instantiation", "not_captured_reason", "enqueue_function", "kernel_name", "thread",
-          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases", "host_calls"});
+          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases", "host_calls",
+          "global_offset", "local_size"});
     f.launch = num(v, path, "launch");
     if (!get(v, path, "instantiation"))
       return f;
@@ -834,6 +860,8 @@ public:
         for (std::size_t i = 0; i < calls->size(); ++i)
           f.hostCalls.push_back(hostCall((*calls)[i], at(join(path, "host_calls"), i)));
     }
+    f.globalOffset = optDims(v, path, "global_offset", 0);
+    f.localSize = optDims(v, path, "local_size", 1);
     return f;
   }
 
@@ -978,6 +1006,9 @@ Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
               "is " + inQuotes(f.kernelName) + " but instantiation " + std::to_string(index) +
                   " has entry_point " + inQuotes(c.captures.instantiations[k].entryPoint));
     c.launchIndex[k] = it->second;
+    // What captures.json leaves out for GPUVerify's loader (GpuVerifyForm.h) is the sidecar's: put back.
+    for (const ExactFactProblem &p : restoreExactFacts(c.captures.instantiations[k], f))
+      r.error(at("launches", it->second) + "." + p.keyPath, p.message);
   }
   auto cross = list.take();
   c.diagnostics.insert(c.diagnostics.end(), cross.begin(), cross.end());

@@ -4,6 +4,7 @@
 
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
+#include "clcapture/format/GpuVerifyForm.h"
 
 #include <system_error>
 
@@ -58,20 +59,25 @@ Expected<std::uint64_t> CaptureRecorder::append(const Instantiation &inst, Launc
   std::lock_guard<std::mutex> lock(m_mutex);
   if (!m_failure.empty())
     return fail(m_failure);
+  // captures.json gets what GPUVerify's loader accepts, the sidecar the exact values it leaves out.
+  if (auto problem = gpuverifyFormProblem(inst))
+    return fail("refusing to record an instantiation GPUVerify cannot load: " + *problem);
+  const Instantiation form = gpuverifyForm(inst);
   // Files come from put*(), which named and wrote them: only the lexical path rules are checked here. (The
   // file checks cost ~24 syscalls a launch, most of a launch-heavy capture's time: bench/capture_overhead.sh.)
   ReadOptions options;
   options.checkFiles = false;
   DiagnosticList problems;
-  validateInstantiation(inst, m_next, "captures.json", options, &m_dir, problems);
+  validateInstantiation(form, m_next, "captures.json", options, &m_dir, problems);
   if (problems.hasErrors())
     return fail("refusing to record an invalid instantiation: " + problems.all().front().str());
+  keepExactFacts(inst, form, facts);
   facts.instantiation = m_next;
   facts.notCapturedReason.reset();
   // After a failed write the two files may disagree about the next index: stop rather than corrupt them.
   if (Status s = m_sidecar->append(serializeLaunchFacts(facts, 4)); !s)
     return fail(m_failure = "cannot append to captures.meta.json: " + s.error());
-  if (Status s = m_captures->append(serializeInstantiation(inst, 2)); !s)
+  if (Status s = m_captures->append(serializeInstantiation(form, 2)); !s)
     return fail(m_failure = "cannot append to captures.json: " + s.error());
   return m_next++;
 }

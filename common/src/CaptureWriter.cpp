@@ -4,19 +4,14 @@
 
 #include "clcapture/format/BlobStore.h"
 #include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/GpuVerifyForm.h"
 #include "clcapture/format/JsonEmitter.h"
-
-#include <algorithm>
 
 namespace clcapture::format {
 
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-bool allZero(const Dims &d) {
-  return std::all_of(d.begin(), d.end(), [](std::uint64_t v) { return v == 0; });
-}
 
 Json argumentJson(const KernelArgument &arg) {
   Json j;
@@ -73,6 +68,8 @@ Json argumentFactsJson(const ArgumentFacts &a) {
     j["svm"] = Json{{"allocation", a.svm->allocation}, {"offset", a.svm->offset}};
   if (a.dataSkipped)
     j["data_skipped"] = *a.dataSkipped;
+  if (a.size)
+    j["size"] = *a.size;
   return j;
 }
 
@@ -82,7 +79,9 @@ std::string indentedRecord(const Json &j, int indent) {
 
 } // namespace
 
-Json toJson(const Instantiation &inst) {
+Json toJson(const Instantiation &exact) {
+  // What GPUVerify's loader rejects is left out (the sidecar keeps it: keepExactFacts).
+  const Instantiation inst = gpuverifyForm(exact);
   // Keys in the order the seed documents them.
   Json j;
   j["language"] = inst.language;
@@ -92,8 +91,7 @@ Json toJson(const Instantiation &inst) {
   if (inst.localSize)
     j["local_size"] = *inst.localSize;
   j["global_size"] = inst.globalSize;
-  // GPUVerify's loader requires sizes > 0, so an all-zero offset is written as no offset.
-  if (inst.globalOffset && !allZero(*inst.globalOffset))
+  if (inst.globalOffset)
     j["global_offset"] = *inst.globalOffset;
   if (inst.compilerFlags)
     j["compiler_flags"] = *inst.compilerFlags;
@@ -128,6 +126,10 @@ Json toJson(const LaunchFacts &f) {
   j["program"] = f.program;
   j["program_origin"] = toString(f.programOrigin);
   j["build_options"] = f.buildOptions;
+  if (f.globalOffset)
+    j["global_offset"] = *f.globalOffset;
+  if (f.localSize)
+    j["local_size"] = *f.localSize;
   j["device"] = deviceJson(f.device);
   Json args = Json::array();
   for (const auto &a : f.arguments)
@@ -215,8 +217,12 @@ Status writeCapturesFile(const std::filesystem::path &path, const std::vector<In
   options.checkFiles = false;
   DiagnosticList problems;
   std::string name = path.filename().string();
-  for (std::size_t i = 0; i < insts.size(); ++i)
-    validateInstantiation(insts[i], i, name, options, nullptr, problems);
+  for (std::size_t i = 0; i < insts.size(); ++i) {
+    // What is written is the GPUVerify form; the exact facts are the sidecar's (keepExactFacts).
+    validateInstantiation(gpuverifyForm(insts[i]), i, name, options, nullptr, problems);
+    if (auto problem = gpuverifyFormProblem(insts[i]))
+      problems.add(Diagnostic{Severity::Error, name, {}, {}, i, "global_size", *problem});
+  }
   if (problems.hasErrors())
     return fail("refusing to write an invalid capture:\n" + problems.text());
   std::string text = serializeCaptures(insts);

@@ -21,12 +21,13 @@ constexpr std::array<std::pair<ArgumentKind, const char *>, 9> kArgumentKinds{{
     {ArgumentKind::Unknown, "unknown"},
 }};
 
-constexpr std::array<std::pair<ProgramOrigin, const char *>, 5> kProgramOrigins{{
+constexpr std::array<std::pair<ProgramOrigin, const char *>, 6> kProgramOrigins{{
     {ProgramOrigin::Source, "source"},
     {ProgramOrigin::Il, "il"},
     {ProgramOrigin::Binary, "binary"},
     {ProgramOrigin::BuiltIn, "built-in"},
     {ProgramOrigin::Linked, "linked"},
+    {ProgramOrigin::BinarySourceRecovered, "binary (source recovered)"},
 }};
 
 template <typename Enum, std::size_t N>
@@ -79,8 +80,8 @@ static bool sameSvm(const std::optional<SvmFacts> &a, const std::optional<SvmFac
 
 bool operator==(const ArgumentFacts &a, const ArgumentFacts &b) {
   return std::tie(a.index, a.kind, a.name, a.typeName, a.addressQualifier, a.memObject, a.memFlags,
-                  a.dataSkipped) == std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier,
-                                             b.memObject, b.memFlags, b.dataSkipped) &&
+                  a.dataSkipped, a.size) == std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier,
+                                                     b.memObject, b.memFlags, b.dataSkipped, b.size) &&
          sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm);
 }
 
@@ -93,9 +94,10 @@ bool operator==(const HostCallFacts &a, const HostCallFacts &b) {
 bool operator==(const LaunchFacts &a, const LaunchFacts &b) {
   return std::tie(a.launch, a.instantiation, a.notCapturedReason, a.enqueueFunction, a.kernelName, a.thread,
                   a.queue, a.program, a.programOrigin, a.buildOptions, a.device, a.arguments, a.aliases,
-                  a.hostCalls) == std::tie(b.launch, b.instantiation, b.notCapturedReason, b.enqueueFunction,
-                                           b.kernelName, b.thread, b.queue, b.program, b.programOrigin,
-                                           b.buildOptions, b.device, b.arguments, b.aliases, b.hostCalls);
+                  a.hostCalls, a.globalOffset, a.localSize) ==
+         std::tie(b.launch, b.instantiation, b.notCapturedReason, b.enqueueFunction, b.kernelName, b.thread,
+                  b.queue, b.program, b.programOrigin, b.buildOptions, b.device, b.arguments, b.aliases,
+                  b.hostCalls, b.globalOffset, b.localSize);
 }
 
 bool operator==(const SidecarHeader &a, const SidecarHeader &b) {

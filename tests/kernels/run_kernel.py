@@ -15,7 +15,10 @@ The kernel file carries its expectation (STYLE.md §6):
   then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
            a finding), until the first line that is not a // comment.
 A capture folder is generated from the header (captures.json, sidecar for aliasing, data files) and
-clcapture-verify runs on it; the test fails on the wrong verdict, a missing message, or a crash.
+clcapture-verify runs on it; the test fails on the wrong verdict, a missing message, or a crash. The capture
+is written as the layer writes one (SPEC §3): captures.json in the form GPUVerify's own loader accepts
+(checked with tests/schema/gpuverify_loader_rules.py), the exact offset and a non-uniform local size in the
+sidecar, from where clcapture-verify takes them.
 """
 import json
 import os
@@ -26,6 +29,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema"))
+import gpuverify_loader_rules  # noqa: E402
 
 VERDICTS = {"//pass": "verified", "//xfail:NOT_ALL_VERIFIED": "defects", "//unknown": "unknown"}
 
@@ -82,6 +88,26 @@ def parameters(text, entry):
 
 def dims(value):
     return [int(v) for v in value.split(",")]
+
+
+def gpuverify_form(inst, facts):
+    """Moves what GPUVerify's loader rejects from the instantiation to the sidecar, as clcapture's writer
+    does (common/README.md): an offset with a 0 component (the exact offset always goes to the sidecar), a
+    local size that does not divide the global size, an array of 0 bytes. Returns the sidecar launch's keys."""
+    exact = {}
+    if "global_offset" in inst:
+        exact["global_offset"] = inst["global_offset"]
+        if not all(o > 0 for o in inst["global_offset"]):
+            del inst["global_offset"]
+    local, glob = inst.get("local_size"), inst["global_size"]
+    if local and len(local) == len(glob) and all(l > 0 for l in local) and any(g % l for g, l in zip(glob, local)):
+        exact["local_size"] = inst.pop("local_size")
+    for arg, fact in zip(inst["kernel_arguments"], facts):
+        if arg.get("type") == "array" and arg.get("size") == 0:
+            fact["size"] = arg.pop("size")
+        if arg.get("type") == "scalar" and arg.get("value", "").startswith("0X"):
+            arg["value"] = "0x" + arg["value"][2:]
+    return exact
 
 
 def build_capture(folder, kernel_name, text, entry, params, inst, launch, address_bits=64):
@@ -143,6 +169,10 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
         args.append(arg)
         facts.append(fact)
     inst["kernel_arguments"] = args
+    exact = gpuverify_form(inst, facts)
+    broken = gpuverify_loader_rules.check([inst], strict=True)
+    if broken:
+        raise SystemExit("\n".join(gpuverify_loader_rules.describe("captures.json", v) for v in broken))
     with open(os.path.join(folder, "captures.json"), "w", encoding="utf-8") as f:
         json.dump([inst], f, indent=2)
     aliases = {}
@@ -150,7 +180,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
         if kind in ("global", "constant") and pname not in launch.get("null", ()):
             target = launch["alias"].get(pname, pname)
             aliases.setdefault(target, []).append([p for p, _ in params].index(pname))
-    meta = {"format": "clcapture-meta", "format_version": 1, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
+    meta = {"format": "clcapture-meta", "format_version": 2, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
             "started_at": "2026-01-01T00:00:00Z"},
             "launches": [{"launch": 0, "instantiation": 0, "enqueue_function": "clEnqueueNDRangeKernel",
                           "kernel_name": entry, "thread": 0, "queue": 0, "program": 0,
@@ -158,7 +188,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
                           "device": {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2",
                                      "driver_version": "0", "address_bits": address_bits, "endianness": "little"},
                           "arguments": facts,
-                          "aliases": sorted(g for g in aliases.values() if len(g) > 1)}]}
+                          "aliases": sorted(g for g in aliases.values() if len(g) > 1), **exact}]}
     with open(os.path.join(folder, "captures.meta.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2)
 

@@ -19,6 +19,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema"))
+import gpuverify_loader_rules  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 POCL = "/etc/OpenCL/vendors/pocl.icd"
 PY = "/usr/bin/python3"
@@ -121,6 +124,9 @@ def main():
         instantiations = json.load(f)
     with open(os.path.join(capture, "captures.meta.json"), encoding="utf-8") as f:
         meta = json.load(f)
+    # SPEC §3: GPUVerify's own loader accepts captures.json.
+    failures += [gpuverify_loader_rules.describe("captures.json", v)
+                 for v in gpuverify_loader_rules.check(instantiations, strict=True)]
     not_captured = [l for l in meta["launches"] if "instantiation" not in l]
     summary.update(launches=pocl_launches, instantiations=len(instantiations), not_captured=len(not_captured),
                    capture_bytes=folder_bytes(capture))

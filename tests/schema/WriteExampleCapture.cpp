@@ -48,11 +48,15 @@ int main(int argc, char **argv) {
     inst.globalSize = launch == 1 ? Dims{256} : Dims{16, 4};
     if (launch == 0)
       inst.localSize = Dims{16, 1};
+    // Values GPUVerify's loader rejects, which go to the sidecar: an offset with a 0 (launches 1 and 2), a
+    // local size that does not divide the global size and an array of 0 bytes (launch 1).
+    if (launch == 1)
+      inst.localSize = Dims{96};
     inst.globalOffset = launch == 2 ? Dims{0, 2} : (launch == 1 ? Dims{0} : Dims{0, 0});
     inst.compilerFlags = "-cl-std=CL1.2";
     inst.entryPoint = "scale";
     inst.kernelArguments = std::vector<KernelArgument>{
-        ArrayArgument{256, AddressSpace::Global, memFlagNames(1u << 1), std::nullopt},
+        ArrayArgument{launch == 1 ? 0u : 256u, AddressSpace::Global, memFlagNames(1u << 1), std::nullopt},
         ArrayArgument{256, AddressSpace::Global, memFlagNames((1u << 2) | (1u << 5)), *data},
         ArrayArgument{64, AddressSpace::Local, std::nullopt, std::nullopt},
         ScalarArgument{encodeScalar(&pair, sizeof pair, Endianness::Little)},
@@ -107,6 +111,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s\n", d.str().c_str());
   if (c.hasErrors() || c.captures.instantiations.size() != 3)
     return 1;
+  // The reader puts the sidecar's exact values back.
+  const auto &back = c.captures.instantiations;
+  if (back[2].globalOffset != Dims{0, 2} || back[1].localSize != Dims{96} ||
+      std::get<ArrayArgument>(back[1].kernelArguments->at(0)).size != 0u) {
+    std::fprintf(stderr, "the exact offset, local size or array size did not come back from the sidecar\n");
+    return 1;
+  }
   std::printf("wrote %s with 3 instantiations and 4 launches\n", argv[1]);
   return 0;
 }

@@ -84,7 +84,7 @@ TEST_CASE("sidecar: rejects another format and newer versions", "[sidecar]") {
   CHECK(
       errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
       std::vector<std::string>{"m.json: format_version: version 9 was written by a newer clcapture (this one "
-                               "reads 1)"});
+                               "reads 2)"});
 }
 
 TEST_CASE("sidecar: rejects bad launch entries with their key path", "[sidecar]") {

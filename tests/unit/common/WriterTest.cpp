@@ -17,7 +17,7 @@ Instantiation fullInstantiation() {
   inst.kernelFile = "kernels/scale-0123456789abcdef.cl";
   inst.localSize = Dims{16, 1};
   inst.globalSize = Dims{16, 4};
-  inst.globalOffset = Dims{0, 2};
+  inst.globalOffset = Dims{1, 2};
   inst.compilerFlags = "-cl-std=CL1.2 -DSCALE=1";
   inst.entryPoint = "scale";
   inst.kernelArguments = std::vector<KernelArgument>{
@@ -53,7 +53,7 @@ TEST_CASE("writer: exact bytes for a full record", "[writer]") {
     "kernel_file": "kernels/scale-0123456789abcdef.cl",
     "local_size": [16, 1],
     "global_size": [16, 4],
-    "global_offset": [0, 2],
+    "global_offset": [1, 2],
     "compiler_flags": "-cl-std=CL1.2 -DSCALE=1",
     "entry_point": "scale",
     "kernel_arguments": [

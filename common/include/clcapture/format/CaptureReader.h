@@ -79,6 +79,8 @@ void validateInstantiation(const Instantiation &inst, std::size_t index, std::st
 /// A whole capture folder: captures.json plus, when present, captures.meta.json, cross-checked.
 struct Capture {
   std::filesystem::path capturesPath;
+  /// The instantiations with the sidecar's exact values put back (restoreExactFacts): the global offset,
+  /// a non-uniform local size, 0-byte array sizes that captures.json leaves out for GPUVerify's loader.
   CaptureSet captures;
   std::optional<Sidecar> sidecar;
   /// For each entry of captures.instantiations, the position of its launch in sidecar->launches.

@@ -39,7 +39,8 @@ public:
                                         std::string_view suffix = ".cl");
 
   /// Appends one launch. `inst` gets the next instantiation index, which is also written into facts.
-  /// The instantiation is validated first; an invalid one is not written.
+  /// captures.json gets the instantiation's GPUVerify form and the sidecar entry the exact values that form
+  /// leaves out (GpuVerifyForm.h). The form is validated first; an invalid one is not written.
   Expected<std::uint64_t> append(const Instantiation &inst, LaunchFacts facts);
   /// Records a launch that has no instantiation (e.g. a program built from IL), with the reason.
   Status appendNotCaptured(LaunchFacts facts, const std::string &reason);

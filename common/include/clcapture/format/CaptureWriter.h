@@ -1,8 +1,9 @@
 //===- CaptureWriter.h - Byte-stable captures.json and sidecar text -*- C++ -*-===//
 //
 // Output is a pure function of the model: keys in the seed's documented order, only documented keys,
-// `flags` as an array, an all-zero global_offset and a NULL local size omitted (GPUVerify's loader wants
-// sizes > 0). The layout is JsonEmitter's.
+// `flags` as an array, a NULL local size omitted, and captures.json in the form GPUVerify's own loader
+// accepts (gpuverifyForm: e.g. `global_offset` only when every component is > 0); the sidecar keeps the
+// exact values (keepExactFacts). The layout is JsonEmitter's.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,7 +38,8 @@ std::string capturesTail();
 std::string sidecarHead(const SidecarHeader &header);
 std::string sidecarTail();
 
-/// Validates every instantiation (without file checks) and writes the file atomically (temporary + rename).
+/// Validates every instantiation's GPUVerify form (without file checks) and writes the file atomically
+/// (temporary + rename). What the form leaves out is lost unless the caller's sidecar has keepExactFacts().
 Status writeCapturesFile(const std::filesystem::path &path, const std::vector<Instantiation> &insts);
 Status writeSidecarFile(const std::filesystem::path &path, const Sidecar &sidecar);
 

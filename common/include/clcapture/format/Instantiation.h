@@ -56,7 +56,7 @@ struct Instantiation {
   std::string kernelFile;
   std::optional<Dims> localSize; ///< absent: NULL local size (any legal work-group size)
   Dims globalSize;
-  std::optional<Dims> globalOffset; ///< absent: zero in every dimension
+  std::optional<Dims> globalOffset; ///< absent: zero in every dimension (in captures.json, only > 0: GpuVerifyForm.h)
   std::optional<std::string> compilerFlags;
   std::string entryPoint;
   std::optional<std::vector<KernelArgument>> kernelArguments; ///< absent: arguments unconstrained

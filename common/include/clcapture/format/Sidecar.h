@@ -17,7 +17,9 @@
 
 namespace clcapture::format {
 
-constexpr int kSidecarFormatVersion = 1;
+/// 2: the exact global offset, non-uniform local size and 0-byte array sizes that captures.json leaves
+/// out (GpuVerifyForm.h). A reader of version 1 would ignore them and analyse another launch.
+constexpr int kSidecarFormatVersion = 2;
 
 struct DeviceFacts {
   std::string name;
@@ -33,8 +35,9 @@ enum class ArgumentKind { Scalar, Buffer, LocalMemory, Image, Sampler, NullBuffe
 const char *toString(ArgumentKind k);
 std::optional<ArgumentKind> parseArgumentKind(const std::string &s);
 
-/// Where a program's source came from. Only `Source` is verifiable.
-enum class ProgramOrigin { Source, Il, Binary, BuiltIn, Linked };
+/// Where a program's source came from. `Source`, `Linked` and `BinarySourceRecovered` (a binary whose source
+/// the layer's program store knew: "binary (source recovered)") are verifiable.
+enum class ProgramOrigin { Source, Il, Binary, BuiltIn, Linked, BinarySourceRecovered };
 const char *toString(ProgramOrigin o);
 std::optional<ProgramOrigin> parseProgramOrigin(const std::string &s);
 
@@ -59,6 +62,9 @@ struct ArgumentFacts {
   std::optional<SubBufferFacts> subBuffer;
   std::optional<SvmFacts> svm;
   std::optional<std::string> dataSkipped; ///< why captures.json has no `data` for this argument
+  /// An array's size in bytes where captures.json has none although the launch had one: 0 bytes (an SVM
+  /// pointer at the end of its allocation), which GPUVerify's loader rejects (GpuVerifyForm.h).
+  std::optional<std::uint64_t> size{};
 };
 
 /// One of the application's OpenCL calls behind a launch (SPEC §3 host_api_calls), with everything the
@@ -91,6 +97,12 @@ struct LaunchFacts {
   std::vector<std::vector<std::uint32_t>> aliases;
   /// The application's calls that led to this launch, oldest first; empty when call sites are unknown.
   std::vector<HostCallFacts> hostCalls;
+  /// The launch's global offset, exactly; absent: NULL (zero). captures.json has `global_offset` only when
+  /// every component is > 0 (GpuVerifyForm.h); the reader puts this one back.
+  std::optional<Dims> globalOffset{};
+  /// The launch's local size when captures.json cannot carry it: it does not divide the global size
+  /// (OpenCL 2.0 non-uniform work-groups), which GPUVerify's loader rejects. The reader puts it back.
+  std::optional<Dims> localSize{};
 };
 
 struct ProcessFacts {
