@@ -15,6 +15,8 @@ packages=(
   nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev libxxhash-dev libdw-dev
   # test helpers (Debian's python, not PyPI)
   python3 python3-jsonschema python3-pyopencl
+  # launcher tests: a copy of libclcapture.so that cannot load (patchelf --add-needed)
+  patchelf
   # the third-party programs of tests/realapps (captured and verified end to end)
   clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins
 )

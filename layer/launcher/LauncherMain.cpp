@@ -5,13 +5,20 @@
 // holding only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader;
 // the real driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named,
 // else the system vendors folder. With --layer the loader keeps finding the drivers itself and loads the
-// library through OPENCL_LAYERS (added to the user's own layers); --icd then becomes OCL_ICD_VENDORS.
-// Exits with COMMAND's status (128 + signal when it was killed), and says where the capture went.
+// library through OPENCL_LAYERS (added to the user's own layers); --icd then becomes OCL_ICD_VENDORS
+// (LaunchEnvironment.h). Before running COMMAND the launcher loads the library and the drivers as the loader
+// will (Preflight.h) and stops when the loader would skip them silently. Exits with COMMAND's status (128 +
+// signal when it was killed), and says where the capture went and what it lacks (CaptureSummary.h).
+// `clcapture doctor` (Doctor.h) is a subcommand only as the first argument: `clcapture -- doctor` runs a
+// command named doctor.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CaptureControls.h"
-#include "clcapture/format/CaptureReader.h"
+#include "CaptureSummary.h"
+#include "Doctor.h"
+#include "LaunchEnvironment.h"
+#include "Preflight.h"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -19,68 +26,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace fs = std::filesystem;
-
-namespace {
-
-/// libclcapture.so beside the launcher's installation: PREFIX/bin/clcapture → PREFIX/lib/libclcapture.so.
-fs::path findLibrary() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  for (const char *relative : {"../lib/libclcapture.so", "lib/libclcapture.so"}) {
-    fs::path candidate = self.parent_path() / relative;
-    if (fs::exists(candidate, ec))
-      return fs::canonical(candidate, ec);
-  }
-  return {};
-}
-
-void report(pid_t child, const std::string &dirOption, bool layer) {
-  std::vector<fs::path> folders;
-  std::error_code ec;
-  if (!dirOption.empty()) {
-    folders.push_back(dirOption);
-  } else {
-    // The layer names its folder clcapture-<exe>-<pid>; the launcher knows the pid, not what exe resolves to.
-    std::string suffix = "-" + std::to_string(child);
-    for (const auto &entry : fs::directory_iterator(".", ec)) {
-      std::string name = entry.path().filename().string();
-      if (name.rfind("clcapture-", 0) == 0 && name.size() > suffix.size() &&
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-        folders.push_back(entry.path());
-    }
-  }
-  bool any = false;
-  for (const auto &folder : folders) {
-    if (!fs::exists(folder / "captures.json", ec))
-      continue;
-    any = true;
-    auto capture = clcapture::format::loadCapture(folder / "captures.json");
-    std::fprintf(stderr, "clcapture: %zu instantiation%s captured in %s\n",
-                 capture.captures.instantiations.size(),
-                 capture.captures.instantiations.size() == 1 ? "" : "s", folder.string().c_str());
-  }
-  if (!any)
-    std::fprintf(stderr, "clcapture: no kernel launch was captured (run with --log info to see what the layer "
-                         "did)%s\n",
-                 layer ? "; with --layer the application's ICD loader must support OPENCL_LAYERS (CUDA's "
-                         "bundled Khronos loader does not): try without --layer"
-                       : "");
-}
-
-} // namespace
+namespace launcher = clcapture::launcher;
 
 int main(int argc, char **argv) {
-  CLI::App app{"Runs COMMAND with clcapture in front of its OpenCL driver and records every kernel launch.\n"
-               "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]"};
+  if (argc > 1 && std::strcmp(argv[1], "doctor") == 0)
+    return launcher::runDoctor(argc - 1, argv + 1);
+  CLI::App app{
+      "Runs COMMAND with clcapture in front of its OpenCL driver and records every kernel launch.\n"
+      "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]\n"
+      "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)"};
   app.prefix_command();
-  std::string dir, kernels, launches, data, maxBytes, icd, logLevel, callSites;
-  bool layer = false;
+  std::string dir, kernels, launches, data, maxBytes, icd, logLevel, callSites, store;
+  bool layer = false, noPreflight = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
@@ -89,9 +50,14 @@ int main(int argc, char **argv) {
   app.add_option("--max-bytes", maxBytes, "total buffer bytes to capture (e.g. 1G); past it, metadata only");
   app.add_option("--call-sites", callSites, "record the application's call sites (host_api_calls): on or off")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--store", store,
+                 "program store (sources of the binaries the application caches): a folder, or off "
+                 "(default $XDG_CACHE_HOME/clcapture/programs)");
   app.add_option("--icd", icd, "the real driver: a library, an .icd file or a folder of them");
   app.add_option("--log", logLevel, "layer log level: off, error, warning, info, debug")
       ->check(CLI::IsMember({"off", "error", "warning", "info", "debug"}));
+  app.add_flag("--no-preflight", noPreflight,
+               "run COMMAND without first loading the capture library and the drivers to check them");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<std::string> command = app.remaining();
@@ -109,39 +75,21 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
   }
-  fs::path library = findLibrary();
+  std::filesystem::path library = launcher::findLibrary();
   if (library.empty()) {
-    std::fprintf(stderr, "clcapture: cannot find libclcapture.so next to the launcher (../lib/)\n");
+    std::fprintf(stderr, "clcapture: cannot find libclcapture.so next to the launcher (../lib/); "
+                         "CLCAPTURE_LIBRARY names it when it lives elsewhere\n");
     return 1;
   }
-
-  char vendors[] = "/tmp/clcapture-icd-XXXXXX";
-  if (layer) {
-    vendors[0] = '\0'; // nothing to clean up
-    const char *others = std::getenv("OPENCL_LAYERS");
-    std::string layers = others && *others ? std::string(others) + ":" + library.string() : library.string();
-    ::setenv("OPENCL_LAYERS", layers.c_str(), 1);
-    if (icd.empty() && std::getenv("CLCAPTURE_ICD"))
-      icd = std::getenv("CLCAPTURE_ICD");
-    if (!icd.empty())
-      ::setenv("OCL_ICD_VENDORS", icd.c_str(), 1);
-  } else {
-    if (!::mkdtemp(vendors)) {
-      std::fprintf(stderr, "clcapture: cannot create a temporary folder: %s\n", std::strerror(errno));
-      return 1;
-    }
-    std::ofstream(std::string(vendors) + "/clcapture.icd") << library.string() << "\n";
-    // The user's own driver choice becomes the real driver behind the capture.
-    if (!icd.empty())
-      ::setenv("CLCAPTURE_ICD", icd.c_str(), 1);
-    else if (!std::getenv("CLCAPTURE_ICD") && std::getenv("OCL_ICD_VENDORS"))
-      ::setenv("CLCAPTURE_ICD", std::getenv("OCL_ICD_VENDORS"), 1);
-    ::setenv("OCL_ICD_VENDORS", vendors, 1);
-    ::setenv("OCL_ICD_FILENAMES", library.c_str(), 1);
+  // The private vendors folder of the shim recipe goes away when main returns.
+  launcher::LaunchEnvironment env(library, layer, icd);
+  if (!env.error().empty()) {
+    std::fprintf(stderr, "clcapture: %s\n", env.error().c_str());
+    return 1;
   }
-  auto pass = [](const char *name, const std::string &value) {
+  auto pass = [&env](const char *name, const std::string &value) {
     if (!value.empty())
-      ::setenv(name, value.c_str(), 1);
+      env.set(name, value);
   };
   pass("CLCAPTURE_DIR", dir);
   pass("CLCAPTURE_KERNELS", kernels);
@@ -149,7 +97,21 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_DATA", data);
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
   pass("CLCAPTURE_CALL_SITES", callSites);
+  pass("CLCAPTURE_STORE", store);
   pass("CLCAPTURE_LOG", logLevel);
+
+  env.apply();
+
+  // An ICD loader skips a library that does not load without a word: find out before running anything.
+  std::optional<launcher::PreflightReport> preflight;
+  if (!noPreflight) {
+    preflight = launcher::runPreflight(env, /*countPlatforms=*/false);
+    // As a shim the library logs the drivers it cannot use itself, unless its log level hides warnings.
+    const char *level = std::getenv("CLCAPTURE_LOG");
+    bool layerWarns = !layer && !(level && (!std::strcmp(level, "off") || !std::strcmp(level, "error")));
+    if (!launcher::reportPreflight(*preflight, !layerWarns, stderr))
+      return 1;
+  }
 
   pid_t child = ::fork();
   if (child < 0) {
@@ -171,10 +133,7 @@ int main(int argc, char **argv) {
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  std::error_code ec;
-  if (vendors[0])
-    fs::remove_all(vendors, ec);
-  report(child, dir, layer);
+  launcher::reportCaptures(child, dir, layer, preflight ? &*preflight : nullptr, stderr);
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   if (WIFSIGNALED(status))

@@ -56,7 +56,7 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 }
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
-                              const char *maxBytes, const char *callSites) {
+                              const char *maxBytes, const char *callSites, const char *store) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -115,13 +115,32 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
       return c;
     }
   }
+  // Any folder name is valid: "off" disables the store, "on" (like unset) names the default folder.
+  if (store && *store) {
+    std::string text(store);
+    if (text == "off")
+      c.storeFolder.reset();
+    else if (text != "on")
+      c.storeFolder = text;
+  }
   return c;
 }
 
+std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home) {
+  if (xdgCacheHome && xdgCacheHome[0] == '/')
+    return std::string(xdgCacheHome) + "/clcapture/programs";
+  if (home && *home)
+    return std::string(home) + "/.cache/clcapture/programs";
+  return std::nullopt;
+}
+
 CaptureControls controlsFromEnvironment() {
-  return parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
-                       std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
-                       std::getenv("CLCAPTURE_CALL_SITES"));
+  CaptureControls c = parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
+                                    std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
+                                    std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"));
+  if (c.storeFolder && c.storeFolder->empty())
+    c.storeFolder = defaultStoreFolder(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+  return c;
 }
 
 } // namespace clcapture::layer

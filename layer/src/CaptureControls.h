@@ -23,6 +23,9 @@ struct CaptureControls {
   std::uint64_t totalBudget = UINT64_MAX;  ///< CLCAPTURE_MAX_BYTES: past it, metadata only
   bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
+  /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),
+  /// nothing at all when CLCAPTURE_STORE=off or there is no default.
+  std::optional<std::string> storeFolder = std::string();
 
   bool wantsLaunch(std::uint64_t launch, const std::string &kernel) const;
   /// Whether launches of `kernel` can be captured at all (CLCAPTURE_KERNELS only).
@@ -31,7 +34,11 @@ struct CaptureControls {
 
 /// Parses the settings from explicit values (nullptr: unset); the environment version calls this.
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
-                              const char *maxBytes, const char *callSites = nullptr);
+                              const char *maxBytes, const char *callSites = nullptr,
+                              const char *store = nullptr);
+/// The program store's default folder: $XDG_CACHE_HOME/clcapture/programs (an absolute XDG_CACHE_HOME only,
+/// as the XDG base-directory spec says), else $HOME/.cache/clcapture/programs; nothing without either.
+std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home);
 CaptureControls controlsFromEnvironment();
 
 } // namespace clcapture::layer

@@ -6,6 +6,7 @@
 #include "CallSiteResolver.h"
 #include "CaptureControls.h"
 #include "Log.h"
+#include "ProgramStore.h"
 #include "SourceInliner.h"
 #include "clcapture/format/CaptureRecorder.h"
 #include "clcapture/format/MemFlags.h"
@@ -38,9 +39,26 @@ struct ProgramInfo {
   std::string options; ///< the application's own build options
   fmt::ProgramOrigin origin = fmt::ProgramOrigin::Source;
   long refs = 1;
-  CallSite createdAt = 0; ///< the application's clCreateProgramWithSource
-  CallSite builtAt = 0;   ///< its latest clBuildProgram
+  CallSite createdAt = 0; ///< the application's clCreateProgramWithSource (or ...WithBinary)
+  const char *createdWith = "clCreateProgramWithSource";
+  CallSite builtAt = 0; ///< its latest clBuildProgram
+  /// BinarySourceRecovered: the devices whose binary the program store knew (launches elsewhere are not
+  /// verifiable: another device's binary may come from another source).
+  std::vector<cl_device_id> sourceDevices;
+  std::string noSourceReason; ///< Binary: why there is no source, and how to get it
 };
+
+/// Whether launches of a program with this origin can be instantiations (they have source).
+bool hasSource(fmt::ProgramOrigin origin) {
+  return origin == fmt::ProgramOrigin::Source || origin == fmt::ProgramOrigin::Linked ||
+         origin == fmt::ProgramOrigin::BinarySourceRecovered;
+}
+
+/// How to get the source of a program loaded from an application's binary cache (issue 10).
+constexpr const char *kHowToRecover =
+    "clear the application's binary cache (hashcat: ~/.cache/hashcat or its kernels folder; PyOpenCL: "
+    "~/.cache/pyopencl) and run it once under clcapture, which stores the source of every binary the "
+    "application reads (CLCAPTURE_STORE)";
 
 struct ArgValue {
   bool set = false;
@@ -269,6 +287,10 @@ struct CaptureEngine::State {
   std::string executable = executableName();
   CaptureControls controls = controlsFromEnvironment();
   std::uint64_t bytesRead = 0; ///< buffer bytes captured so far, against CLCAPTURE_MAX_BYTES
+  /// CLCAPTURE_STORE: the sources of the binaries applications cache; null when off. Used outside `mutex`
+  /// (it is file I/O, and safe from several threads).
+  std::unique_ptr<ProgramStore> store =
+      controls.storeFolder ? std::make_unique<ProgramStore>(*controls.storeFolder) : nullptr;
 
   fmt::CaptureRecorder *recorderLocked() {
     if (recorderTried)
@@ -358,11 +380,105 @@ void CaptureEngine::programCreatedWithoutSource(cl_program program, const char *
   m_state->programs[program] = std::move(p);
 }
 
+void CaptureEngine::programCreatedFromBinary(cl_program program, const std::vector<ProgramBinary> &binaries) {
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
+  // The store is file I/O: asked before taking the engine's lock.
+  std::optional<StoredProgram> recovered;
+  std::vector<cl_device_id> devices;
+  std::string reason;
+  if (ProgramStore *store = m_state->store.get()) {
+    bool differ = false;
+    for (const ProgramBinary &b : binaries) {
+      if (!b.bytes || b.size == 0)
+        continue;
+      std::string key = ProgramStore::keyOf(b.bytes, b.size);
+      std::optional<StoredProgram> stored = store->get(key, b.size);
+      if (!stored) {
+        log(LogLevel::Debug, "binary " + key + " is not in the program store " + store->folder());
+        continue;
+      }
+      // One program, one source: binaries of several devices must all come from the same build.
+      if (recovered && (recovered->source != stored->source || recovered->options != stored->options))
+        differ = true;
+      if (!recovered)
+        recovered = std::move(stored);
+      devices.push_back(b.device);
+    }
+    if (differ) {
+      recovered.reset();
+      reason = "program built from binaries that the program store maps to different sources: no source to "
+               "verify";
+    } else if (!recovered) {
+      reason = std::string("program built from a binary that the program store does not know: no source to "
+                           "verify; to capture it, ") +
+               kHowToRecover;
+    }
+  } else {
+    reason = "program built from a binary, and the program store is off (CLCAPTURE_STORE=off): no source to "
+             "verify";
+  }
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto p = std::make_shared<ProgramInfo>();
+  p->id = m_state->nextProgram++;
+  p->createdAt = site;
+  p->createdWith = "clCreateProgramWithBinary";
+  if (recovered) {
+    p->origin = fmt::ProgramOrigin::BinarySourceRecovered;
+    p->source = std::move(recovered->source);
+    p->options = std::move(recovered->options);
+    p->sourceDevices = std::move(devices);
+    log(LogLevel::Info, "program " + std::to_string(p->id) +
+                            " created from a binary: source recovered from the program store for " +
+                            std::to_string(p->sourceDevices.size()) + " of " +
+                            std::to_string(binaries.size()) + " device(s)");
+  } else {
+    p->origin = fmt::ProgramOrigin::Binary;
+    p->noSourceReason = std::move(reason);
+    log(LogLevel::Info, "program " + std::to_string(p->id) + ": " + p->noSourceReason);
+  }
+  m_state->programs[program] = std::move(p);
+}
+
+void CaptureEngine::programBinariesRead(const cl_icd_dispatch &d, cl_program program,
+                                        unsigned char *const *binaries, std::size_t count) {
+  ProgramStore *store = m_state->store.get();
+  if (!store || !binaries || count == 0 || !d.clGetProgramInfo)
+    return;
+  StoredProgram stored;
+  std::uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(m_state->mutex);
+    auto it = m_state->programs.find(program);
+    if (it == m_state->programs.end() || !hasSource(it->second->origin) || it->second->source.empty())
+      return; // nothing to remember: a binary's source is unknown here too
+    stored.source = it->second->source;
+    stored.options = it->second->options;
+    id = it->second->id;
+  }
+  // OpenCL 1.2 §5.6.7: CL_PROGRAM_BINARY_SIZES has one size per device, in CL_PROGRAM_BINARIES' order.
+  std::size_t bytes = 0;
+  if (d.clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, 0, nullptr, &bytes) != CL_SUCCESS)
+    return;
+  std::vector<size_t> sizes(bytes / sizeof(size_t));
+  if (sizes.empty() || d.clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(size_t),
+                                          sizes.data(), nullptr) != CL_SUCCESS)
+    return;
+  for (std::size_t i = 0; i < count && i < sizes.size(); ++i) {
+    if (!binaries[i] || sizes[i] == 0)
+      continue;
+    std::string key = ProgramStore::keyOf(binaries[i], sizes[i]);
+    if (store->put(key, sizes[i], stored))
+      log(LogLevel::Info, "program " + std::to_string(id) + ": source stored in " + store->folder() +
+                              " for its binary " + key);
+  }
+}
+
 namespace {
 
 /// Resolves the program's #includes into its source (SourceInliner.h), logging what stayed unresolved.
 void inlineProgramIncludes(ProgramInfo &p, IncludeSources sources) {
-  if (p.origin == fmt::ProgramOrigin::Binary || p.origin == fmt::ProgramOrigin::Il ||
+  // A recovered binary's stored source had its includes inlined when it was stored.
+  if (!hasSource(p.origin) || p.origin == fmt::ProgramOrigin::BinarySourceRecovered ||
       p.source.find("#") == std::string::npos)
     return;
   sources.searchDirs = includeDirsOf(p.options);
@@ -382,8 +498,18 @@ void CaptureEngine::programBuilt(cl_program program, const char *originalOptions
   auto it = m_state->programs.find(program);
   if (it == m_state->programs.end())
     return;
-  it->second->options = originalOptions ? originalOptions : "";
   it->second->builtAt = site;
+  std::string given = originalOptions ? originalOptions : "";
+  if (it->second->origin == fmt::ProgramOrigin::BinarySourceRecovered) {
+    // Building a binary does not compile the source again: the options that made the binary are the stored
+    // ones, which are what compiles the recovered source.
+    if (given != it->second->options)
+      log(LogLevel::Info, "program " + std::to_string(it->second->id) + ": binary built with options \"" +
+                              given + "\"; the capture records those of the build that made it: \"" +
+                              it->second->options + "\"");
+    return;
+  }
+  it->second->options = std::move(given);
   inlineProgramIncludes(*it->second, {});
 }
 
@@ -391,7 +517,7 @@ void CaptureEngine::programCompiled(cl_program program, const char *originalOpti
                                     const std::vector<std::pair<std::string, cl_program>> &headers) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto it = m_state->programs.find(program);
-  if (it == m_state->programs.end())
+  if (it == m_state->programs.end() || it->second->origin == fmt::ProgramOrigin::BinarySourceRecovered)
     return;
   it->second->options = originalOptions ? originalOptions : "";
   IncludeSources sources;
@@ -412,8 +538,7 @@ void CaptureEngine::programLinked(cl_program program, const std::vector<cl_progr
   std::vector<std::string> options;
   for (cl_program input : inputs) {
     auto it = m_state->programs.find(input);
-    if (it == m_state->programs.end() || it->second->origin == fmt::ProgramOrigin::Binary ||
-        it->second->origin == fmt::ProgramOrigin::Il) {
+    if (it == m_state->programs.end() || !hasSource(it->second->origin)) {
       // One input without source: the linked program has none either.
       p->origin = it == m_state->programs.end() ? fmt::ProgramOrigin::Binary : it->second->origin;
       p->source.clear();
@@ -894,12 +1019,21 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   facts.buildOptions = k.program->options;
   facts.device = dev;
 
-  if (k.program->origin != fmt::ProgramOrigin::Source && k.program->origin != fmt::ProgramOrigin::Linked) {
-    // SPEC §3: launches of programs built from a binary or IL are listed in the sidecar, not verifiable.
-    std::string reason = std::string("program built from ") +
-                         (k.program->origin == fmt::ProgramOrigin::Il ? "IL" : "a binary") +
-                         ": no source to verify";
-    if (auto status = rec->appendNotCaptured(facts, reason); !status)
+  // SPEC §3: launches of programs built from a binary (whose source the program store did not know, for this
+  // device) or IL are listed in the sidecar, not verifiable.
+  std::string noSource;
+  if (!hasSource(k.program->origin))
+    noSource = k.program->origin == fmt::ProgramOrigin::Il ? "program built from IL: no source to verify"
+               : k.program->noSourceReason.empty() ? "program built from a binary: no source to verify"
+                                                   : k.program->noSourceReason;
+  else if (k.program->origin == fmt::ProgramOrigin::BinarySourceRecovered &&
+           std::find(k.program->sourceDevices.begin(), k.program->sourceDevices.end(), device) ==
+               k.program->sourceDevices.end())
+    noSource = std::string("program built from binaries whose source the program store knows for other "
+                           "devices, not this one: no source to verify; to capture it, ") +
+               kHowToRecover;
+  if (!noSource.empty()) {
+    if (auto status = rec->appendNotCaptured(facts, noSource); !status)
       disable(status.error());
     return nullptr;
   }
@@ -1041,7 +1175,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   // value, and the launch itself.
   auto &calls = pending->calls;
   if (k.program->createdAt)
-    calls.push_back({"clCreateProgramWithSource", std::nullopt, k.program->createdAt});
+    calls.push_back({k.program->createdWith, std::nullopt, k.program->createdAt});
   if (k.program->builtAt)
     calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
   for (cl_uint i = 0; i < numArgs && i < k.args.size(); ++i)

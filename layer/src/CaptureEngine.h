@@ -10,6 +10,7 @@
 #pragma once
 
 #include <CL/cl_icd.h>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,14 +27,28 @@ struct LaunchShape {
   const char *enqueueFunction = "clEnqueueNDRangeKernel";
 };
 
+/// One device's binary, as given to clCreateProgramWithBinary.
+struct ProgramBinary {
+  cl_device_id device = nullptr;
+  const unsigned char *bytes = nullptr;
+  std::size_t size = 0;
+};
+
 class CaptureEngine {
 public:
   static CaptureEngine &instance();
   bool enabled() const;
 
   void programCreated(cl_program program, std::string source);
-  /// A program without source (clCreateProgramWithBinary/IL): its launches are listed, not verifiable.
+  /// A program without source (clCreateProgramWithIL): its launches are listed, not verifiable.
   void programCreatedWithoutSource(cl_program program, const char *origin);
+  /// clCreateProgramWithBinary: the program gets the source the program store (ProgramStore.h) holds for its
+  /// binaries, for the devices whose binary it knows; without one its launches are listed, not verifiable.
+  void programCreatedFromBinary(cl_program program, const std::vector<ProgramBinary> &binaries);
+  /// The application read the program's binaries (clGetProgramInfo(CL_PROGRAM_BINARIES), `count` pointers to
+  /// its buffers): the program store keeps the program's source under each of them.
+  void programBinariesRead(const cl_icd_dispatch &driver, cl_program program, unsigned char *const *binaries,
+                           std::size_t count);
   void programBuilt(cl_program program, const char *originalOptions);
   /// clCompileProgram: the options, and the input headers the source may #include (inlined into it).
   void programCompiled(cl_program program, const char *originalOptions,

@@ -3,7 +3,8 @@
 // The one list of hand-written hooks (the Khronos loader's "named list of exceptions"). Every other entry of
 // the dispatch table stays the driver's own. Each hook has one shape: forward unchanged, then record
 // (clBuildProgram and clCompileProgram alone add -cl-kernel-arg-info, because PoCL answers
-// clGetKernelArgInfo only then).
+// clGetKernelArgInfo only then). clGetProgramInfo is hooked for CL_PROGRAM_BINARIES alone: the binaries an
+// application reads are what it caches, and the program store (ProgramStore.h) keys their sources by them.
 //
 // Each entry names the OpenCL version that added it (12 = 1.2). A driver's dispatch table is only as long
 // as the headers it was built with, so an entry newer than the platform's version is neither read nor
@@ -19,6 +20,7 @@
   X(clBuildProgram, 10)                                                                                      \
   X(clCompileProgram, 12)                                                                                    \
   X(clLinkProgram, 12)                                                                                       \
+  X(clGetProgramInfo, 10)                                                                                    \
   X(clRetainProgram, 10)                                                                                     \
   X(clReleaseProgram, 10)                                                                                    \
   X(clCreateKernel, 10)                                                                                      \

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace clcapture::layer::hooks {
 namespace {
@@ -69,8 +70,13 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   cl_program program = d->clCreateProgramWithBinary(context, num_devices, device_list, lengths, binaries,
                                                     binary_status, errcode_ret);
   if (program)
-    guarded("clCreateProgramWithBinary",
-            [&] { CaptureEngine::instance().programCreatedWithoutSource(program, "binary"); });
+    guarded("clCreateProgramWithBinary", [&] {
+      // OpenCL 1.2 §5.6.1: binaries[i] (lengths[i] bytes) is the binary for device_list[i].
+      std::vector<ProgramBinary> given;
+      for (cl_uint i = 0; i < num_devices && device_list && lengths && binaries; ++i)
+        given.push_back(ProgramBinary{device_list[i], binaries[i], lengths[i]});
+      CaptureEngine::instance().programCreatedFromBinary(program, given);
+    });
   return program;
 }
 
@@ -131,6 +137,25 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
       CaptureEngine::instance().programLinked(program, inputs, options);
     });
   return program;
+}
+
+cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
+                                    void *param_value, size_t *param_value_size_ret) {
+  const cl_icd_dispatch *d = driverOf(program);
+  if (!d)
+    return CL_INVALID_PROGRAM;
+  cl_int status =
+      d->clGetProgramInfo(program, param_name, param_value_size, param_value, param_value_size_ret);
+  // OpenCL 1.2 §5.6.7: CL_PROGRAM_BINARIES fills an array of pointers to the application's buffers, one per
+  // device, each as long as CL_PROGRAM_BINARY_SIZES says (a NULL entry is skipped). What an application reads
+  // here is what it caches.
+  if (status == CL_SUCCESS && param_name == CL_PROGRAM_BINARIES && param_value)
+    guarded("clGetProgramInfo", [&] {
+      CaptureEngine::instance().programBinariesRead(*d, program,
+                                                    static_cast<unsigned char *const *>(param_value),
+                                                    param_value_size / sizeof(unsigned char *));
+    });
+  return status;
 }
 
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,

@@ -44,6 +44,21 @@ TEST_CASE("controls: call sites on by default, off on request", "[layer][control
         "CLCAPTURE_CALL_SITES=yes: expected on or off");
 }
 
+TEST_CASE("controls: the program store's folder", "[layer][controls]") {
+  using clcapture::layer::defaultStoreFolder;
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr).storeFolder == std::string()); // the default
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, "on").storeFolder == std::string());
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, "/tmp/s").storeFolder ==
+        std::string("/tmp/s"));
+  CHECK_FALSE(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, "off").storeFolder);
+  CHECK(defaultStoreFolder("/x/cache", "/home/u") == std::string("/x/cache/clcapture/programs"));
+  // XDG base-directory spec: a relative XDG_CACHE_HOME is invalid and ignored.
+  CHECK(defaultStoreFolder("cache", "/home/u") == std::string("/home/u/.cache/clcapture/programs"));
+  CHECK(defaultStoreFolder(nullptr, "/home/u") == std::string("/home/u/.cache/clcapture/programs"));
+  CHECK_FALSE(defaultStoreFolder(nullptr, nullptr));
+  CHECK_FALSE(defaultStoreFolder("", ""));
+}
+
 TEST_CASE("controls: malformed settings are named", "[layer][controls]") {
   CHECK(parseControls("(", nullptr, nullptr, nullptr)
             .error.rfind("CLCAPTURE_KERNELS=(: not a regular expression", 0) == 0);

@@ -3,8 +3,9 @@
 
 usage: check_capture.py SAMPLE DIR SCHEMAS_DIR|--no-schema
 
-Every capture must validate against schemas/, name kernel files that exist and hold the entry point, and
-pair each instantiation with exactly one launch in the sidecar. Then the sample's own expectations are
+Every capture must validate against schemas/, be accepted by GPUVerify's own loader (its rules restated in
+tests/schema/gpuverify_loader_rules.py, strict mode), name kernel files that exist and hold the entry point,
+and pair each instantiation with exactly one launch in the sidecar. Then the sample's own expectations are
 checked: instantiation count, sizes, argument kinds, flags, scalar values. Exits 1 with one line per
 failed expectation.
 """
@@ -13,6 +14,9 @@ import os
 import re
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema"))
+import gpuverify_loader_rules  # noqa: E402
 
 failures = []
 NO_SCHEMA = "--no-schema" in sys.argv
@@ -85,7 +89,8 @@ SAMPLES = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__
 # The sample's host source for each capture test that checks host_api_calls.
 SAMPLE_SOURCES = {"reduce": "reduce.c", "reduce-racy": "reduce.c", "struct_arg": "struct_arg.c",
                   "user_event": "user_event.c", "threads": "threads.c", "threads-launches-4-7-nodata": "threads.c",
-                  "killed": "bench_launches.c", "reduce-nodebug": "reduce.c", "reduce-stripped": "reduce.c"}
+                  "killed": "bench_launches.c", "reduce-nodebug": "reduce.c", "reduce-stripped": "reduce.c",
+                  "reduce-no-libdw": "reduce.c"}
 
 
 def call_lines(path, function):
@@ -125,6 +130,14 @@ def check_host_calls(sample, captures, launches):
         calls = launches[i].get("host_calls", []) if i in launches else []
         got = [(c["function_name"], c.get("argument"), c.get("compilation_unit"), c.get("line_number"))
                for c in calls]
+        if sample == "reduce-no-libdw":
+            # libdw missing: the dynamic linker's dladdr gives module and offset; the sample's functions are
+            # not in its dynamic symbol table, so no caller is named, and no file:line reaches captures.json.
+            expect("host_api_calls" not in inst, f"instantiation {i}: host_api_calls without libdw")
+            expect(got == [(f, a, None, None) for f, a, _, _ in want], f"instantiation {i}: host_calls {got}")
+            expect(all(os.path.basename(c["module"]) == "reduce" and c["module_offset"] > 0 for c in calls),
+                   f"instantiation {i}: modules {[(c['module'], c['module_offset']) for c in calls]}")
+            continue
         if sample in ("reduce-nodebug", "reduce-stripped"):
             expect("host_api_calls" not in inst, f"instantiation {i}: host_api_calls without debug info")
             expect(got == [(f, a, None, None) for f, a, _, _ in want], f"instantiation {i}: host_calls {got}")
@@ -193,6 +206,9 @@ def main():
             schema = json.load(f)
         for e in jsonschema.Draft202012Validator(schema).iter_errors(doc):
             failures.append(f"{name}: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
+    # SPEC §3: GPUVerify's own loader accepts captures.json (it turns away the whole file for one bad value).
+    for v in gpuverify_loader_rules.check(captures, strict=True):
+        failures.append(gpuverify_loader_rules.describe("captures.json", v))
     launches = check_common(captures, meta, folder)
     if sample in SAMPLE_SOURCES:
         check_host_calls(sample, captures, launches)
@@ -201,7 +217,8 @@ def main():
         expect(len(captures) == 1 and 0 in launches and "host_api_calls" not in captures[0] and
                "host_calls" not in launches[0],
                "CLCAPTURE_CALL_SITES=off records no call sites")
-    if sample in ("reduce", "reduce-racy", "reduce-nodebug", "reduce-stripped", "reduce-no-call-sites"):
+    if sample in ("reduce", "reduce-racy", "reduce-nodebug", "reduce-stripped", "reduce-no-call-sites",
+                  "reduce-no-libdw"):
         expect(len(captures) == 1, f"expected 1 instantiation, got {len(captures)}")
         inst = captures[0]
         expect(inst["entry_point"] == "reduce", "entry point")
@@ -285,8 +302,15 @@ def main():
         expect(len({l["thread"] for l in meta["launches"]}) == 4, "four host threads")
         expect(len({l["queue"] for l in meta["launches"]}) == 4, "four queues")
         expect(sorted(l["launch"] for l in meta["launches"]) == list(range(32)), "launch numbers 0..31")
-    elif sample == "pyopencl":
+    elif sample in ("pyopencl", "pyopencl-recovered"):
         expect(len(captures) == 2, f"expected 2 instantiations, got {len(captures)}")
+        if sample == "pyopencl-recovered":
+            # Run 2 of PyOpenCL's own binary cache: the program came from the cache, its source from the store.
+            expect(len(meta["launches"]) == 2 and
+                   all(l["program_origin"] == "binary (source recovered)" for l in meta["launches"]),
+                   f"every launch captured with the recovered source: {meta['launches']}")
+            expect(all("kernel void axpy(" in open(os.path.join(folder, c["kernel_file"]), encoding="utf-8").read()
+                       for c in captures), "the stored source is PyOpenCL's program")
         expect([c["kernel_arguments"][2] for c in captures] == [scalar("0x40000000"), scalar("0x40400000")],
                "a = 2.0f, then 3.0f")
         expect(all(c["global_size"] == [64] and c.get("local_size") == [16] for c in captures), "sizes")
@@ -297,12 +321,36 @@ def main():
         expect(all([c["function_name"] for c in l.get("host_calls", [])][-1:] == ["clEnqueueNDRangeKernel"] and
                    all("pyopencl" in c["module"] for c in l["host_calls"]) for l in launches.values()),
                f"host calls from pyopencl: {[l.get('host_calls') for l in launches.values()]}")
-    elif sample == "pyopencl-binary":
+    elif sample in ("pyopencl-binary", "binary_cache-unrecovered"):
+        # A binary the program store does not know: listed as not verifiable, with how to get the source.
         expect(len(captures) == 0, f"expected no instantiation, got {len(captures)}")
         expect([l["launch"] for l in meta["launches"]] == [0, 1], "both launches listed")
         expect(all(l["instantiation"] is None and l["program_origin"] == "binary" and
-                   l["not_captured_reason"] == "program built from a binary: no source to verify"
+                   l["not_captured_reason"].startswith(
+                       "program built from a binary that the program store does not know: no source to verify; "
+                       "to capture it, clear the application's binary cache")
                    for l in meta["launches"]), f"listed as not verifiable: {meta['launches']}")
+    elif sample in ("binary_cache", "binary_cache-recovered"):
+        # Run 1 builds from source; run 2 loads the binary run 1 saved, its source recovered from the store.
+        origin = "source" if sample == "binary_cache" else "binary (source recovered)"
+        expect(len(captures) == 2 and len(meta["launches"]) == 2,
+               f"expected 2 instantiations, got {len(captures)} of {len(meta['launches'])} launches")
+        expect(all(l["program_origin"] == origin and l["build_options"] == "-DFACTOR=3" for l in meta["launches"]),
+               f"origin {origin} and the options of the source build: {meta['launches']}")
+        expect(all(c["entry_point"] == "scale" and c["compiler_flags"] == "-DFACTOR=3" and c["global_size"] == [256]
+                   and c.get("local_size") == [64] for c in captures), "entry point, options and sizes")
+        expect([c["kernel_arguments"][1] for c in captures] == [scalar("0x00000001"), scalar("0x00000002")],
+               "bias 1, then 2")
+        expect(data_of(folder, captures[0]["kernel_arguments"][0]) == ints(range(256)), "contents at launch 0")
+        expect(data_of(folder, captures[1]["kernel_arguments"][0]) == ints([3 * i + 1 for i in range(256)]),
+               "contents at launch 1")
+        expect(all(compiles_alone(folder, c) for c in captures[:1]), "the stored kernel compiles from the folder alone")
+        created = [c for c in launches[0].get("host_calls", []) if c["function_name"].startswith("clCreateProgram")]
+        want = "clCreateProgramWithSource" if sample == "binary_cache" else "clCreateProgramWithBinary"
+        expect([c["function_name"] for c in created] == [want], f"the program's creation: {created}")
+        if sample == "binary_cache-recovered":
+            expect(created and os.path.basename(created[0].get("compilation_unit", "")) == "binary_cache.c",
+                   f"clCreateProgramWithBinary called in binary_cache.c: {created}")
     elif sample == "killed":
         expect(len(captures) == 5, f"expected the 5 launches before SIGKILL, got {len(captures)}")
         expect([int(c["kernel_arguments"][1]["value"], 16) for c in captures] == [0, 1, 2, 3, 4], "values in order")

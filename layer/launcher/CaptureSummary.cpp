@@ -1,0 +1,171 @@
+//===- CaptureSummary.cpp - What the launcher says after the command -===//
+
+#include "CaptureSummary.h"
+
+#include "clcapture/format/CaptureReader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace fs = std::filesystem;
+namespace fmt = clcapture::format;
+
+namespace clcapture::launcher {
+
+namespace {
+
+std::string plural(std::size_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+/// "a, b, c and 2 more"
+std::string listed(const std::set<std::string> &names, std::size_t most = 4) {
+  std::string out;
+  std::size_t shown = 0;
+  for (const auto &name : names) {
+    if (shown == most) {
+      out += " and " + std::to_string(names.size() - most) + " more";
+      break;
+    }
+    out += (shown ? ", " : "") + name;
+    ++shown;
+  }
+  return out;
+}
+
+/// How to get what a not-captured launch lacks, by its reason (CaptureEngine.cpp writes them).
+std::string notCapturedFix(const std::string &reason) {
+  if (reason.find("cache") != std::string::npos)
+    return {}; // the reason already says how (the program store's wording)
+  if (reason.find("from a binary") != std::string::npos)
+    return "to capture their source, clear the application's program cache (e.g. hashcat: ~/.cache/hashcat, "
+           "PyOpenCL: ~/.cache/pyopencl) and run it once more under clcapture, so that it builds them from "
+           "source";
+  if (reason.find("from IL") != std::string::npos)
+    return "clcapture verifies OpenCL C source only: build the program from source if the application can";
+  return {};
+}
+
+/// How to get the bytes of arguments left without them, by the sidecar's data_skipped reason.
+std::string dataSkippedFix(const std::string &reason) {
+  if (reason.find("per-buffer cap") != std::string::npos)
+    return "raise --data (e.g. --data 64M) or use --data all";
+  if (reason.find("budget") != std::string::npos)
+    return "raise --max-bytes";
+  if (reason.find("metadata-only") != std::string::npos)
+    return "as --data none asked";
+  return {};
+}
+
+struct NotCaptured {
+  std::size_t launches = 0;
+  std::set<std::string> kernels;
+};
+
+struct WithoutBytes {
+  std::size_t arguments = 0;
+  std::set<std::uint64_t> launches;
+};
+
+void summarise(const fmt::Sidecar &sidecar, std::FILE *out) {
+  std::map<std::string, NotCaptured> notCaptured;
+  std::map<std::string, WithoutBytes> withoutBytes;
+  for (const auto &launch : sidecar.launches) {
+    if (!launch.instantiation) {
+      auto &entry = notCaptured[launch.notCapturedReason.value_or("no reason given")];
+      ++entry.launches;
+      entry.kernels.insert(launch.kernelName);
+      continue;
+    }
+    for (const auto &arg : launch.arguments) {
+      // A NULL buffer has no bytes to lose.
+      if (!arg.dataSkipped || arg.kind == fmt::ArgumentKind::NullBuffer)
+        continue;
+      auto &entry = withoutBytes[*arg.dataSkipped];
+      ++entry.arguments;
+      entry.launches.insert(launch.launch);
+    }
+  }
+  for (const auto &[reason, entry] : notCaptured) {
+    std::string fix = notCapturedFix(reason);
+    std::fprintf(out, "clcapture: %s not captured (kernel%s %s): %s%s%s\n",
+                 plural(entry.launches, "launch", "launches").c_str(), entry.kernels.size() == 1 ? "" : "s",
+                 listed(entry.kernels).c_str(), reason.c_str(), fix.empty() ? "" : "; ", fix.c_str());
+  }
+  for (const auto &[reason, entry] : withoutBytes) {
+    std::string fix = dataSkippedFix(reason);
+    std::fprintf(out, "clcapture: %s of %s left without bytes: %s%s%s\n",
+                 plural(entry.arguments, "buffer", "buffers").c_str(),
+                 plural(entry.launches.size(), "launch", "launches").c_str(), reason.c_str(),
+                 fix.empty() ? "" : "; ", fix.c_str());
+  }
+}
+
+/// The folders COMMAND may have written: --dir, or the layer's default name with the command's pid.
+std::vector<fs::path> captureFolders(pid_t child, const std::string &dirOption) {
+  std::vector<fs::path> folders;
+  std::error_code ec;
+  if (!dirOption.empty()) {
+    folders.push_back(dirOption);
+    return folders;
+  }
+  // The layer names its folder clcapture-<exe>-<pid>; the launcher knows the pid, not what exe resolves to.
+  std::string suffix = "-" + std::to_string(child);
+  for (const auto &entry : fs::directory_iterator(".", ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("clcapture-", 0) == 0 && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      folders.push_back(entry.path());
+  }
+  std::sort(folders.begin(), folders.end());
+  return folders;
+}
+
+void reportNothing(bool layer, const PreflightReport *preflight, std::FILE *out) {
+  std::fprintf(out,
+               "clcapture: no kernel launch was captured: the application made no launch that clcapture saw "
+               "(it made none, --kernels/--launches left none, or it found no OpenCL platform through "
+               "clcapture)\n");
+  if (preflight && preflight->libraryLoads())
+    std::fprintf(out,
+                 "clcapture: before the run, the capture library and %s loaded; to see whether the "
+                 "application found a platform through them, run with --log info (the layer logs '%s'), "
+                 "or run `clcapture doctor%s` to list the platforms an application sees\n",
+                 plural(preflight->usableDrivers(), "driver", "drivers").c_str(),
+                 layer ? "OPENCL_LAYERS layer in front of the loader" : "forwarding to <driver>",
+                 layer ? " --layer" : "");
+  else
+    std::fprintf(out, "clcapture: run with --log info to see what the layer did, or `clcapture doctor`\n");
+  if (layer)
+    std::fprintf(out,
+                 "clcapture: with --layer the application's ICD loader must support OPENCL_LAYERS (CUDA's "
+                 "bundled Khronos loader does not): try without --layer\n");
+}
+
+} // namespace
+
+void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const PreflightReport *preflight,
+                    std::FILE *out) {
+  bool any = false;
+  std::error_code ec;
+  for (const auto &folder : captureFolders(child, dirOption)) {
+    if (!fs::exists(folder / "captures.json", ec))
+      continue;
+    any = true;
+    fmt::ReadOptions options;
+    options.checkFiles = false; // the layer named and wrote every file; a summary need not stat them all
+    auto capture = fmt::loadCapture(folder / "captures.json", options);
+    if (capture.sidecar)
+      summarise(*capture.sidecar, out);
+    std::fprintf(out, "clcapture: %s captured in %s\n",
+                 plural(capture.captures.instantiations.size(), "instantiation", "instantiations").c_str(),
+                 folder.string().c_str());
+  }
+  if (!any)
+    reportNothing(layer, preflight, out);
+}
+
+} // namespace clcapture::launcher
