@@ -15,6 +15,8 @@ set(CPACK_GENERATOR "TGZ;DEB")
 set(CPACK_SOURCE_GENERATOR "")
 # Byte-stable archives: no build-machine owners.
 set(CPACK_SET_DESTDIR OFF)
+# Release binaries without debug info (the build tree keeps it).
+set(CPACK_STRIP_FILES ON)
 
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
