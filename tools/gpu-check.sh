@@ -7,7 +7,7 @@
 # exits 1 if any case failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-lib=$root/build/lib/libclcapture.so
+lib=${CLCAPTURE_LIB:-$root/build/lib/libclcapture.so}   # e.g. an unpacked release tarball's lib/
 nvidia=${NVIDIA_OPENCL:-/usr/local/nvidia/lib64/libnvidia-opencl.so.1}
 khronos=${KHRONOS_LOADER:-$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libOpenCL.so.1 2>/dev/null | head -1)}
 system=${SYSTEM_LOADER:-/usr/lib/x86_64-linux-gnu/libOpenCL.so.1}
