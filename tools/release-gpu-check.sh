@@ -26,7 +26,7 @@ verdict() { # OK? TEXT
 for pair in "khronos:$khronos" "ocl-icd:$system"; do
   name=${pair%%:*} loader=${pair#*:}
   [ -f "$loader" ] || { echo "$name: no loader at '$loader'; skipped"; continue; }
-  out=$(LD_PRELOAD=$loader "$prefix/bin/clcapture" doctor --icd "$icd" 2>&1)
+  out=$(LD_PRELOAD=$loader timeout 60 "$prefix/bin/clcapture" doctor --icd "$icd" 2>&1)
   grep -q "NVIDIA" <<<"$out" && [ "$(tail -1 <<<"$out")" = "capture would work" ]
   verdict $? "$name doctor: $(grep -m1 'ICD loader' <<<"$out") | $(grep -m1 'platform 0' <<<"$out" | cut -c1-60) | $(tail -1 <<<"$out")"
   for s in reduce "reduce --racy" struct_arg user_event "threads --threads 4 --launches 8" program_forms memory_forms; do
@@ -34,7 +34,7 @@ for pair in "khronos:$khronos" "ocl-icd:$system"; do
     [ "$s" = "reduce --racy" ] && check=reduce-racy
     dir=$work/cap-$name-$check
     # shellcheck disable=SC2086
-    out=$(LD_PRELOAD=$loader SAMPLE_EXPECT_PLATFORM=NVIDIA "$prefix/bin/clcapture" --icd "$icd" --dir "$dir" -- \
+    out=$(LD_PRELOAD=$loader SAMPLE_EXPECT_PLATFORM=NVIDIA timeout 60 "$prefix/bin/clcapture" --icd "$icd" --dir "$dir" -- \
           "$root/build/samples/${s%% *}" ${s#"${s%% *}"} 2>&1)
     status=$?
     checked=$(/usr/bin/python3 "$root/tests/layer/check_capture.py" "$check" "$dir" --no-schema 2>&1)
@@ -45,7 +45,7 @@ for pair in "khronos:$khronos" "ocl-icd:$system"; do
   # A capture library that does not load: the launcher says why and never starts the application.
   head -c 4096 "$prefix/lib/libclcapture.so" > "$work/broken.so"
   for lib in /nonexistent/libclcapture.so "$work/broken.so"; do
-    out=$(LD_PRELOAD=$loader CLCAPTURE_LIBRARY=$lib "$prefix/bin/clcapture" --icd "$icd" --dir "$work/none" -- \
+    out=$(LD_PRELOAD=$loader CLCAPTURE_LIBRARY=$lib timeout 60 "$prefix/bin/clcapture" --icd "$icd" --dir "$work/none" -- \
           "$root/build/samples/reduce" 2>&1)
     status=$?
     [ $status -ne 0 ] && ! grep -q "platform:" <<<"$out" && [ ! -e "$work/none" ]
