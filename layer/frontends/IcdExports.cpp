@@ -9,6 +9,7 @@
 
 #include "DriverSet.h"
 #include "Log.h"
+#include "RunStatus.h"
 
 #include <CL/cl_icd.h>
 #include <cstring>
@@ -39,6 +40,7 @@ CLCAPTURE_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, 
     return CL_INVALID_VALUE;
   try {
     std::vector<cl_platform_id> all = DriverSet::instance().platforms();
+    clcapture::layer::RunStatus::instance().platformsListed(all.size());
     if (all.empty())
       return CL_PLATFORM_NOT_FOUND_KHR;
     if (num_platforms)

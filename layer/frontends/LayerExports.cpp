@@ -13,6 +13,7 @@
 #include "Downstream.h"
 #include "Hooks.h"
 #include "Log.h"
+#include "RunStatus.h"
 
 #include <CL/cl_layer.h>
 #include <cstring>
@@ -89,6 +90,7 @@ CLCAPTURE_EXPORT cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param_name, siz
 CLCAPTURE_EXPORT cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch,
                                                 cl_uint *num_entries_out,
                                                 const cl_icd_dispatch **layer_dispatch_ret) {
+  clcapture::layer::RunStatus::instance().loadedAs("layer");
   return initLayer(num_entries, target_dispatch, num_entries_out, layer_dispatch_ret);
 }
 
@@ -100,6 +102,7 @@ CLCAPTURE_EXPORT cl_int CL_API_CALL clInitLayerWithProperties(cl_uint num_entrie
   // No property is defined for this layer; an unknown one is refused as the extension requires.
   if (properties && properties[0] != kLayerPropertiesListEnd)
     return CL_INVALID_PROPERTY;
+  clcapture::layer::RunStatus::instance().loadedAs("layer");
   return initLayer(num_entries, target_dispatch, num_entries_out, layer_dispatch_ret);
 }
 

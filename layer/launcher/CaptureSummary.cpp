@@ -5,6 +5,9 @@
 #include "clcapture/format/CaptureReader.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -124,7 +127,54 @@ std::vector<fs::path> captureFolders(pid_t child, const std::string &dirOption) 
   return folders;
 }
 
-void reportNothing(bool layer, const PreflightReport *preflight, std::FILE *out) {
+/// Launches the filters left out, with the filter that did it.
+void reportFiltered(const RunStatusTotals &status, std::FILE *out) {
+  const char *kernels = std::getenv("CLCAPTURE_KERNELS");
+  const char *launches = std::getenv("CLCAPTURE_LAUNCHES");
+  if (status.filteredKernels)
+    std::fprintf(out, "clcapture: %s left out by --kernels '%s' (CLCAPTURE_KERNELS)\n",
+                 plural(status.filteredKernels, "launch", "launches").c_str(), kernels ? kernels : "");
+  if (status.filteredLaunches)
+    std::fprintf(out, "clcapture: %s outside --launches %s (CLCAPTURE_LAUNCHES)\n",
+                 plural(status.filteredLaunches, "launch", "launches").c_str(), launches ? launches : "");
+}
+
+/// What the layer itself saw, when nothing was captured; false when it reported nothing.
+bool explainFromStatus(const RunStatusTotals &status, bool layer, std::FILE *out) {
+  if (status.processes == 0) {
+    std::fprintf(out,
+                 "clcapture: no kernel launch was captured: the application never loaded the capture library "
+                 "(it made no OpenCL call, was killed before exiting, or its ICD loader did not load clcapture%s; "
+                 "`clcapture doctor%s` shows what an application sees)\n",
+                 layer ? ": with --layer the loader must support OPENCL_LAYERS (CUDA's bundled Khronos loader "
+                         "does not): try without --layer"
+                       : "",
+                 layer ? " --layer" : "");
+    return true;
+  }
+  if (status.platforms == 0) {
+    std::fprintf(out, "clcapture: no kernel launch was captured: the capture library was loaded but the real "
+                      "driver gave it no platform, so the application found none (`clcapture doctor`)\n");
+    return true;
+  }
+  if (status.launches == 0) {
+    std::fprintf(out, "clcapture: no kernel launch was captured: the application%s made no kernel launch\n",
+                 status.platforms > 0 ? (" found " + plural(static_cast<std::uint64_t>(status.platforms), "platform",
+                                                            "platforms") + " through clcapture but").c_str()
+                                      : "");
+    return true;
+  }
+  if (status.filteredKernels + status.filteredLaunches == status.launches) {
+    std::fprintf(out, "clcapture: no kernel launch was captured: the filters left out all %s\n",
+                 plural(status.launches, "launch", "launches").c_str());
+    return true;
+  }
+  return false;
+}
+
+void reportNothing(bool layer, const PreflightReport *preflight, const RunStatusTotals *status, std::FILE *out) {
+  if (status && explainFromStatus(*status, layer, out))
+    return;
   std::fprintf(out,
                "clcapture: no kernel launch was captured: the application made no launch that clcapture saw "
                "(it made none, --kernels/--launches left none, or it found no OpenCL platform through "
@@ -147,8 +197,35 @@ void reportNothing(bool layer, const PreflightReport *preflight, std::FILE *out)
 
 } // namespace
 
+RunStatusTotals readRunStatus(const std::string &path) {
+  RunStatusTotals totals;
+  if (path.empty())
+    return totals;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!record.is_object())
+      continue;
+    auto number = [&record](const char *key) -> std::int64_t {
+      auto it = record.find(key);
+      return it != record.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+    };
+    ++totals.processes;
+    std::int64_t platforms = record.contains("platforms") ? number("platforms") : -1;
+    if (platforms >= 0)
+      totals.platforms = std::max<std::int64_t>(totals.platforms, 0) + platforms;
+    totals.launches += static_cast<std::uint64_t>(number("launches"));
+    totals.filteredKernels += static_cast<std::uint64_t>(number("filtered_kernels"));
+    totals.filteredLaunches += static_cast<std::uint64_t>(number("filtered_launches"));
+  }
+  return totals;
+}
+
 void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const PreflightReport *preflight,
-                    std::FILE *out) {
+                    const RunStatusTotals *status, std::FILE *out) {
+  if (status)
+    reportFiltered(*status, out);
   bool any = false;
   std::error_code ec;
   for (const auto &folder : captureFolders(child, dirOption)) {
@@ -165,7 +242,7 @@ void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const
                  folder.string().c_str());
   }
   if (!any)
-    reportNothing(layer, preflight, out);
+    reportNothing(layer, preflight, status, out);
 }
 
 } // namespace clcapture::launcher

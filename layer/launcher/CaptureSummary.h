@@ -12,15 +12,29 @@
 
 #include "Preflight.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <sys/types.h>
 
 namespace clcapture::launcher {
 
+/// What the layer reported from the command's processes (layer/src/RunStatus.h), summed.
+struct RunStatusTotals {
+  std::size_t processes = 0;      ///< processes that loaded the capture library and exited normally
+  std::int64_t platforms = -1;    ///< handed to the loader by the shim; -1: unknown (layer only)
+  std::uint64_t launches = 0;     ///< every launch the layer saw
+  std::uint64_t filteredKernels = 0;
+  std::uint64_t filteredLaunches = 0;
+};
+
+/// Reads the status file the launcher named in CLCAPTURE_STATUS_FILE (empty path or unreadable: nothing).
+RunStatusTotals readRunStatus(const std::string &path);
+
 /// Reports every capture folder COMMAND (pid `child`) made: `dirOption` when --dir was given, else
-/// ./clcapture-<exe>-<pid>. `preflight` is null when the pre-flight did not run.
+/// ./clcapture-<exe>-<pid>. `preflight` is null when the pre-flight did not run, `status` when the layer's
+/// status was not asked for.
 void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const PreflightReport *preflight,
-                    std::FILE *out);
+                    const RunStatusTotals *status, std::FILE *out);
 
 } // namespace clcapture::launcher

@@ -113,6 +113,16 @@ int main(int argc, char **argv) {
       return 1;
   }
 
+  // The layer appends what it saw in each process (loaded or not, platforms, filtered launches) to this file
+  // at exit (RunStatus.h); the summary reads it.
+  char statusPath[] = "/tmp/clcapture-status-XXXXXX";
+  if (int fd = ::mkstemp(statusPath); fd >= 0) {
+    ::close(fd);
+    ::setenv("CLCAPTURE_STATUS_FILE", statusPath, 1);
+  } else {
+    statusPath[0] = '\0';
+  }
+
   pid_t child = ::fork();
   if (child < 0) {
     std::fprintf(stderr, "clcapture: fork failed: %s\n", std::strerror(errno));
@@ -133,7 +143,10 @@ int main(int argc, char **argv) {
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  launcher::reportCaptures(child, dir, layer, preflight ? &*preflight : nullptr, stderr);
+  launcher::RunStatusTotals runStatus = launcher::readRunStatus(statusPath);
+  if (statusPath[0])
+    ::unlink(statusPath);
+  launcher::reportCaptures(child, dir, layer, preflight ? &*preflight : nullptr, &runStatus, stderr);
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   if (WIFSIGNALED(status))

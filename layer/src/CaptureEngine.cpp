@@ -6,6 +6,7 @@
 #include "CallSiteResolver.h"
 #include "CaptureControls.h"
 #include "Log.h"
+#include "RunStatus.h"
 #include "ProgramStore.h"
 #include "SourceInliner.h"
 #include "clcapture/format/CaptureRecorder.h"
@@ -980,6 +981,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   // Every launch gets a number, captured or not, so CLCAPTURE_LAUNCHES and the sidecar speak of the same
   // launches (an enqueue the driver then refuses leaves a gap).
   std::uint64_t launch = s.launches++;
+  RunStatus::instance().launchSeen();
   auto kit = s.kernels.find(kernel);
   if (kit == s.kernels.end() || !kit->second.program) {
     log(LogLevel::Warning, "launch " + std::to_string(launch) +
@@ -988,8 +990,13 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     return nullptr;
   }
   KernelInfo &k = kit->second;
-  if (!s.controls.wantsLaunch(launch, k.name))
+  if (!s.controls.wantsLaunch(launch, k.name)) {
+    if (!s.controls.wantsKernel(k.name))
+      RunStatus::instance().filteredByKernels();
+    else
+      RunStatus::instance().filteredByLaunchRange();
     return nullptr;
+  }
   // Only for captured launches: filtered ones cost nothing more.
   CallSite enqueuedAt = s.controls.callSites ? callerOfHook() : 0;
   fmt::CaptureRecorder *rec = s.recorderLocked();

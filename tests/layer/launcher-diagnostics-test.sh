@@ -6,6 +6,7 @@
 # Exit 77: skipped (a tool the case needs is missing).
 set -uo pipefail
 launcher=$1 case=$2 sample=${3:-}
+threads=$(dirname "$sample")/threads   # built beside the reduce sample
 pocl=/etc/OpenCL/vendors/pocl.icd
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -103,9 +104,26 @@ summary-data-cap)
     fail "the closing line is not last"
   ;;
 summary-nothing)
+  # The layer's own status (RunStatus.h) says why: every launch filtered out.
   run "$launcher" --icd "$pocl" --kernels '^nomatch$' --dir "$work/capture" -- "$sample"
-  expect 0 "^clcapture: no kernel launch was captured" \
-    "^clcapture: before the run, the capture library and 1 driver loaded; .*--log info"
+  expect 0 "^clcapture: 1 launch left out by --kernels '\\^nomatch\\\$' \(CLCAPTURE_KERNELS\)$" \
+    "^clcapture: no kernel launch was captured: the filters left out all 1 launch$"
+  ;;
+summary-no-opencl)
+  # A command that never loads the library: said so, with where to look.
+  run "$launcher" --icd "$pocl" -- true
+  expect 0 "^clcapture: no kernel launch was captured: the application never loaded the capture library"
+  ;;
+summary-no-platform)
+  # The library loaded, but the real driver gave it no platform (the pre-flight is skipped to get there).
+  mkdir "$work/empty"
+  run "$launcher" --no-preflight --icd "$work/empty" -- "$sample"
+  expect 2 "^clcapture: no kernel launch was captured: the capture library was loaded but the real driver gave it no platform"
+  ;;
+summary-launch-range)
+  run "$launcher" --icd "$pocl" --launches 2-3 --dir "$work/capture" -- "$threads" --threads 1 --launches 6
+  expect 0 "^clcapture: 4 launches outside --launches 2-3 \(CLCAPTURE_LAUNCHES\)$" \
+    "^clcapture: 2 instantiations captured in $work/capture$"
   ;;
 command-named-doctor)
   # After --, "doctor" is the command to run, not the subcommand.
