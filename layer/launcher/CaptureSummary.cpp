@@ -57,7 +57,9 @@ std::string dataSkippedFix(const std::string &reason) {
   if (reason.find("per-buffer cap") != std::string::npos)
     return "raise --data (e.g. --data 64M) or use --data all";
   if (reason.find("budget") != std::string::npos)
-    return "raise --max-bytes";
+    return "raise --max-bytes (e.g. --max-bytes 16G, or unlimited), or capture fewer launches with --kernels/--launches";
+  if (reason.find("free-space floor") != std::string::npos)
+    return "free space on that file system, point --dir at a larger one, or lower --min-free";
   if (reason.find("metadata-only") != std::string::npos)
     return "as --data none asked";
   return {};

@@ -40,14 +40,17 @@ int main(int argc, char **argv) {
       "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]\n"
       "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)"};
   app.prefix_command();
-  std::string dir, kernels, launches, data, maxBytes, icd, logLevel, callSites, store;
+  std::string dir, kernels, launches, data, maxBytes, minFree, icd, logLevel, callSites, store;
   bool layer = false, noPreflight = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
-  app.add_option("--max-bytes", maxBytes, "total buffer bytes to capture (e.g. 1G); past it, metadata only");
+  app.add_option("--max-bytes", maxBytes,
+                 "total buffer bytes to capture (default 4G; e.g. 16G, or unlimited); past it, metadata only");
+  app.add_option("--min-free", minFree,
+                 "bytes to leave free on the capture's file system (default: 10% of it or 2G, the larger; off)");
   app.add_option("--call-sites", callSites, "record the application's call sites (host_api_calls): on or off")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--store", store,
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
   auto controls = clcapture::layer::parseControls(
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
       data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str(),
-      callSites.empty() ? nullptr : callSites.c_str());
+      callSites.empty() ? nullptr : callSites.c_str(), nullptr, minFree.empty() ? nullptr : minFree.c_str());
   if (!controls.error.empty()) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
@@ -96,6 +99,7 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_LAUNCHES", launches);
   pass("CLCAPTURE_DATA", data);
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
+  pass("CLCAPTURE_MIN_FREE", minFree);
   pass("CLCAPTURE_CALL_SITES", callSites);
   pass("CLCAPTURE_STORE", store);
   pass("CLCAPTURE_LOG", logLevel);

@@ -56,7 +56,8 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 }
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
-                              const char *maxBytes, const char *callSites, const char *store) {
+                              const char *maxBytes, const char *callSites, const char *store,
+                              const char *minFree) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -98,13 +99,22 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
     }
   }
   if (maxBytes && *maxBytes) {
-    auto budget = parseBytes(maxBytes);
+    auto budget = std::string(maxBytes) == "unlimited" ? std::optional<std::uint64_t>(UINT64_MAX)
+                                                         : parseBytes(maxBytes);
     if (!budget) {
-      c.error =
-          std::string("CLCAPTURE_MAX_BYTES=") + maxBytes + ": expected a byte count (e.g. 1073741824 or 1G)";
+      c.error = std::string("CLCAPTURE_MAX_BYTES=") + maxBytes +
+                ": expected a byte count (e.g. 1073741824 or 1G) or unlimited";
       return c;
     }
     c.totalBudget = *budget;
+  }
+  if (minFree && *minFree) {
+    auto floor = std::string(minFree) == "off" ? std::optional<std::uint64_t>(0) : parseBytes(minFree);
+    if (!floor) {
+      c.error = std::string("CLCAPTURE_MIN_FREE=") + minFree + ": expected a byte count (e.g. 10G) or off";
+      return c;
+    }
+    c.minFree = *floor;
   }
   if (callSites && *callSites) {
     std::string text(callSites);
@@ -137,7 +147,8 @@ std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const ch
 CaptureControls controlsFromEnvironment() {
   CaptureControls c = parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
                                     std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
-                                    std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"));
+                                    std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"),
+                                    std::getenv("CLCAPTURE_MIN_FREE"));
   if (c.storeFolder && c.storeFolder->empty())
     c.storeFolder = defaultStoreFolder(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
   return c;

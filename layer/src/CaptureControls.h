@@ -20,7 +20,13 @@ struct CaptureControls {
   std::uint64_t lastLaunch = UINT64_MAX;
   bool captureData = true;                 ///< CLCAPTURE_DATA=none: metadata only
   std::uint64_t perBufferCap = UINT64_MAX; ///< CLCAPTURE_DATA=BYTES: larger buffers are metadata only
-  std::uint64_t totalBudget = UINT64_MAX;  ///< CLCAPTURE_MAX_BYTES: past it, metadata only
+  /// CLCAPTURE_MAX_BYTES: buffer bytes read over the run; past it, metadata only. Default 4 GiB (a safe
+  /// default: one application once wrote 74 GB unbounded); `unlimited` lifts it.
+  static constexpr std::uint64_t kDefaultTotalBudget = 4ull << 30;
+  std::uint64_t totalBudget = kDefaultTotalBudget;
+  /// CLCAPTURE_MIN_FREE: bytes the capture leaves free on its file system (FreeSpaceGuard.h); unset: 10 % or
+  /// 2 GiB, whichever is larger; 0 or `off`: no floor.
+  std::optional<std::uint64_t> minFree;
   bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
   /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),
@@ -35,7 +41,7 @@ struct CaptureControls {
 /// Parses the settings from explicit values (nullptr: unset); the environment version calls this.
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites = nullptr,
-                              const char *store = nullptr);
+                              const char *store = nullptr, const char *minFree = nullptr);
 /// The program store's default folder: $XDG_CACHE_HOME/clcapture/programs (an absolute XDG_CACHE_HOME only,
 /// as the XDG base-directory spec says), else $HOME/.cache/clcapture/programs; nothing without either.
 std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home);

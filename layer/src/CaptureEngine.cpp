@@ -5,6 +5,7 @@
 #include "CallSite.h"
 #include "CallSiteResolver.h"
 #include "CaptureControls.h"
+#include "FreeSpaceGuard.h"
 #include "Log.h"
 #include "RunStatus.h"
 #include "ProgramStore.h"
@@ -288,6 +289,7 @@ struct CaptureEngine::State {
   std::string executable = executableName();
   CaptureControls controls = controlsFromEnvironment();
   std::uint64_t bytesRead = 0; ///< buffer bytes captured so far, against CLCAPTURE_MAX_BYTES
+  FreeSpaceGuard freeSpace;    ///< CLCAPTURE_MIN_FREE on the capture folder's file system
   /// CLCAPTURE_STORE: the sources of the binaries applications cache; null when off. Used outside `mutex`
   /// (it is file I/O, and safe from several threads).
   std::unique_ptr<ProgramStore> store =
@@ -317,6 +319,7 @@ struct CaptureEngine::State {
       return nullptr;
     }
     recorder = std::move(created.value());
+    freeSpace.configure(dir, controls.minFree);
     log(LogLevel::Info, "capturing into " + dir);
     return recorder.get();
   }
@@ -1078,7 +1081,11 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     if (size > s.controls.perBufferCap)
       return "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(s.controls.perBufferCap) + ")";
     if (size > s.controls.totalBudget - std::min(s.bytesRead, s.controls.totalBudget))
-      return "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(s.controls.totalBudget) + ")";
+      return "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(s.controls.totalBudget) +
+             (s.controls.totalBudget == CaptureControls::kDefaultTotalBudget ? ", the default" : "") + ")";
+    if (!s.freeSpace.take(size))
+      return "free-space floor: the capture folder's file system keeps " + std::to_string(s.freeSpace.floor()) +
+             " bytes free (CLCAPTURE_MIN_FREE" + (s.controls.minFree ? "" : ", by default 10 % or 2 GiB") + ")";
     s.bytesRead += size;
     return std::nullopt;
   };

@@ -1,5 +1,6 @@
 // CLCAPTURE_* settings: what each accepts, and the exact message for what it does not.
 #include "CaptureControls.h"
+#include "FreeSpaceGuard.h"
 
 #include <catch2/catch.hpp>
 
@@ -69,5 +70,40 @@ TEST_CASE("controls: malformed settings are named", "[layer][controls]") {
   CHECK(parseControls(nullptr, nullptr, "some", nullptr).error ==
         "CLCAPTURE_DATA=some: expected all, none or a byte count (e.g. 1048576 or 1M)");
   CHECK(parseControls(nullptr, nullptr, nullptr, "-1").error ==
-        "CLCAPTURE_MAX_BYTES=-1: expected a byte count (e.g. 1073741824 or 1G)");
+        "CLCAPTURE_MAX_BYTES=-1: expected a byte count (e.g. 1073741824 or 1G) or unlimited");
+}
+
+TEST_CASE("controls: safe defaults for data: a 4 GiB budget and the default free-space floor", "[layer][controls]") {
+  auto c = parseControls(nullptr, nullptr, nullptr, nullptr);
+  CHECK(c.totalBudget == (4ull << 30));
+  CHECK_FALSE(c.minFree.has_value());
+  CHECK(parseControls(nullptr, nullptr, nullptr, "unlimited").totalBudget == UINT64_MAX);
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "10G").minFree == (10ull << 30));
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "off").minFree == 0u);
+  auto bad = parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "lots");
+  CHECK(bad.error.find("CLCAPTURE_MIN_FREE=lots") != std::string::npos);
+}
+
+TEST_CASE("free space: the default floor is 10 % or 2 GiB, whichever is larger", "[layer][controls]") {
+  using clcapture::layer::FreeSpaceGuard;
+  CHECK(FreeSpaceGuard::defaultFloor(10ull << 30) == (2ull << 30));    // 10 GiB disk: 2 GiB
+  CHECK(FreeSpaceGuard::defaultFloor(1000ull << 30) == (100ull << 30)); // 1000 GiB disk: 100 GiB
+}
+
+TEST_CASE("free space: takes stop at the floor of the folder's real file system", "[layer][controls]") {
+  using clcapture::layer::FreeSpaceGuard;
+  FreeSpaceGuard unlimited;
+  unlimited.configure(".", 0); // off
+  CHECK(unlimited.take(UINT64_MAX / 2));
+  FreeSpaceGuard huge;
+  huge.configure(".", UINT64_MAX / 2); // a floor larger than any disk: nothing fits
+  CHECK_FALSE(huge.take(1));
+  CHECK(huge.floor() == UINT64_MAX / 2);
+  FreeSpaceGuard none;
+  none.configure(".", 1); // a 1-byte floor: a small take fits, one larger than the disk does not
+  CHECK(none.take(4096));
+  CHECK_FALSE(none.take(UINT64_MAX / 2));
+  FreeSpaceGuard missing;
+  missing.configure("/nonexistent/folder/for/clcapture", std::nullopt);
+  CHECK_FALSE(missing.take(1)); // no answer from statvfs: no bytes
 }

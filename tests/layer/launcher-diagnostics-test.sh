@@ -103,6 +103,12 @@ summary-data-cap)
   [ "$(tail -n 1 <<<"$out")" = "clcapture: 1 instantiation captured in $work/capture" ] ||
     fail "the closing line is not last"
   ;;
+summary-free-space)
+  # A free-space floor larger than the disk: every buffer is metadata only, the launch still recorded.
+  run "$launcher" --icd "$pocl" --min-free 9000000000000000000 --dir "$work/capture" -- "$sample"
+  expect 0 "^clcapture: [0-9]+ buffers? of 1 launch left without bytes: free-space floor: the capture folder's file system keeps 9000000000000000000 bytes free \(CLCAPTURE_MIN_FREE\); free space on that file system" \
+    "^clcapture: 1 instantiation captured in $work/capture$"
+  ;;
 summary-nothing)
   # The layer's own status (RunStatus.h) says why: every launch filtered out.
   run "$launcher" --icd "$pocl" --kernels '^nomatch$' --dir "$work/capture" -- "$sample"
