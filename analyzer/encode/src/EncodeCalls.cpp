@@ -4,10 +4,36 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Operator.h>
 
 namespace clcapture::encode {
 
 using model::BuiltinKind;
+
+namespace {
+
+/// The size of the element a copy's pointer indexes (`buf[i]` or `tmp[l]` of a struct array: the struct), for
+/// reporting an element index; 1 (bytes) where the pointer is not an element of an array.
+unsigned indexedElementBytesOf(const llvm::DataLayout &layout, const llvm::Value *p) {
+  auto *gep = llvm::dyn_cast<llvm::GEPOperator>(p->stripPointerCasts());
+  if (!gep || gep->getNumIndices() == 0)
+    return 1;
+  llvm::Type *element = gep->getSourceElementType();
+  if (gep->getNumIndices() > 1) {
+    llvm::SmallVector<llvm::Value *, 4> outer(gep->idx_begin(), std::prev(gep->idx_end()));
+    auto *array = llvm::dyn_cast_or_null<llvm::ArrayType>(
+        llvm::GetElementPtrInst::getIndexedType(gep->getSourceElementType(), outer));
+    if (!array)
+      return 1; // a struct's field
+    element = array->getElementType();
+  }
+  if (!element->isSized())
+    return 1;
+  std::uint64_t bytes = layout.getTypeAllocSize(element).getFixedValue();
+  return bytes > 0 && bytes <= (1u << 20) ? static_cast<unsigned>(bytes) : 1;
+}
+
+} // namespace
 
 format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
   llvm::Function *callee = call.getCalledFunction();
@@ -85,21 +111,30 @@ format::Status ThreadEncoder::encodeIntrinsic(llvm::IntrinsicInst &call) {
   case llvm::Intrinsic::memcpy:
   case llvm::Intrinsic::memmove:
   case llvm::Intrinsic::memset: {
+    // A copy writes every byte of [dst, dst + len) and reads every byte of [src, src + len), in the barrier
+    // interval it is in; memmove reads all its source before it writes (as if through a temporary), so it
+    // reads and writes the same bytes as memcpy. One instruction, two accesses: the read is role 1, its own
+    // site. The values copied are not tracked: a later read of global or local memory is an unknown
+    // anyway, private memory's values are not tracked, and a pointer read back from the bytes written in
+    // private memory is unknown (notePrivateStore with no pointer). No stored value: never benign.
     auto dst = pointer(call.getArgOperand(0));
     auto len = value(call.getArgOperand(2));
-    if (!dst || !len)
+    if (!dst || !len || len->term.getSort().isBoolean())
       return format::fail("a memory copy the encoder cannot follow at " + placeOf(&call));
-    cvc5::Term size = m_tf.resize(len->term, 64, false);
-    recordAccess(call, *dst, size, len->how, false, true, false, 1, nullptr);
+    std::optional<SymPointer> src;
     if (call.getIntrinsicID() != llvm::Intrinsic::memset) {
-      // One instruction, two accesses: the read gets its own site through the source operand's use.
-      auto src = pointer(call.getArgOperand(1));
+      src = pointer(call.getArgOperand(1));
       if (!src)
         return format::fail("a memory copy the encoder cannot follow at " + placeOf(&call));
-      if (src->space != Space::Private)
-        return format::fail("a memory copy from global or local memory at " + placeOf(&call) +
-                            " (not modelled yet)");
     }
+    cvc5::Term size = m_tf.resize(len->term, 64, false);
+    recordAccess(call, *dst, size, len->how, false, true, false,
+                 indexedElementBytesOf(m_s.layout, call.getArgOperand(0)), nullptr);
+    if (dst->space == Space::Private)
+      notePrivateStore(call, *dst, size, nullptr);
+    if (src)
+      recordAccess(call, *src, size, len->how, true, false, false,
+                   indexedElementBytesOf(m_s.layout, call.getArgOperand(1)), nullptr, /*role=*/1);
     return {};
   }
   case llvm::Intrinsic::smax:
