@@ -160,10 +160,12 @@ bool explainFromStatus(const RunStatusTotals &status, bool layer, std::FILE *out
     return true;
   }
   if (status.launches == 0) {
+    std::string found;
+    if (status.platforms > 0)
+      found = " found " + plural(static_cast<std::uint64_t>(status.platforms), "platform", "platforms") +
+              " through clcapture but";
     std::fprintf(out, "clcapture: no kernel launch was captured: the application%s made no kernel launch\n",
-                 status.platforms > 0 ? (" found " + plural(static_cast<std::uint64_t>(status.platforms), "platform",
-                                                            "platforms") + " through clcapture but").c_str()
-                                      : "");
+                 found.c_str());
     return true;
   }
   if (status.filteredKernels + status.filteredLaunches == status.launches) {

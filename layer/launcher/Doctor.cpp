@@ -3,6 +3,7 @@
 #include "Doctor.h"
 
 #include "ChildProbe.h"
+#include "DriverSet.h"
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
 
@@ -16,15 +17,15 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <link.h>
 #include <sstream>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace clcapture::launcher {
+
+using layer::sameFile;
 
 namespace {
 
@@ -92,26 +93,14 @@ std::string deviceType(cl_device_type type) {
   return out.empty() ? "other" : out;
 }
 
-bool sameFile(const std::string &a, const std::string &b) {
-  std::error_code ec;
-  return !a.empty() && !b.empty() && fs::equivalent(a, b, ec) && !ec;
-}
-
 /// The file of /proc/self/maps that is `library` (same file, whatever the path it was loaded by).
 std::string mappedAs(const std::string &library) {
-  struct stat want {};
-  if (::stat(library.c_str(), &want) != 0)
-    return {};
   std::ifstream maps("/proc/self/maps");
   std::string line;
   while (std::getline(maps, line)) {
     auto slash = line.find('/');
-    if (slash == std::string::npos)
-      continue;
-    std::string path = line.substr(slash);
-    struct stat have {};
-    if (::stat(path.c_str(), &have) == 0 && have.st_dev == want.st_dev && have.st_ino == want.st_ino)
-      return path;
+    if (slash != std::string::npos && sameFile(line.substr(slash), library))
+      return line.substr(slash);
   }
   return {};
 }
@@ -128,9 +117,8 @@ void probeLoader(const std::string &library, const std::string &logFile, const E
     return;
   }
   json record{{"step", "loader"}, {"loaded", true}};
-  link_map *map = nullptr;
-  if (::dlinfo(loader, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
-    record["path"] = map->l_name;
+  if (std::string path = layer::loadedPath(loader); !path.empty())
+    record["path"] = path;
   LoaderApi api;
   api.getExtensionFunctionAddress = reinterpret_cast<decltype(api.getExtensionFunctionAddress)>(
       ::dlsym(loader, "clGetExtensionFunctionAddress"));

@@ -7,34 +7,23 @@
 
 #include <dlfcn.h>
 #include <filesystem>
-#include <link.h>
 #include <map>
 
 namespace fs = std::filesystem;
 
 namespace clcapture::launcher {
 
+using layer::loadedPath;
+using layer::sameFile;
+
 namespace {
 
 /// Long enough for a GPU driver to find its devices; a driver that takes longer is reported, not waited for.
 constexpr int kPreflightSeconds = 60;
 
-/// The file a handle came from, as the dynamic linker found it.
-std::string loadedPath(void *handle) {
-  link_map *map = nullptr;
-  if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
-    return map->l_name;
-  return {};
-}
-
 std::string dlerrorText() {
   const char *why = ::dlerror();
   return why ? why : "unknown error";
-}
-
-bool sameFile(const std::string &a, const std::string &b) {
-  std::error_code ec;
-  return !a.empty() && !b.empty() && fs::equivalent(a, b, ec) && !ec;
 }
 
 /// The entry points the loader will look for: a shim ICD (what ocl-icd and the Khronos loader call) or a
@@ -283,8 +272,9 @@ bool reportPreflight(const PreflightReport &report, bool driverWarnings, std::FI
         !advice.empty())
       std::fprintf(out, "clcapture: %s\n", advice.c_str());
     if (lib.error.find("killed by signal") != std::string::npos)
-      std::fprintf(out, "clcapture: loading it crashes the process (a truncated or corrupt file?), and it would crash "
-                        "the application the same way; nothing was run (`clcapture doctor` checks the whole setup)\n");
+      std::fprintf(out, "clcapture: loading it crashes the process (a truncated or corrupt file?), and it would "
+                        "crash the application the same way; nothing was run (`clcapture doctor` checks the "
+                        "whole setup)\n");
     else
       std::fprintf(out, "clcapture: the ICD loader would skip it silently and the application would find no "
                         "platform; nothing was run (`clcapture doctor` checks the whole setup)\n");

@@ -46,9 +46,7 @@ std::optional<std::uint64_t> parseIndex(const std::string &text) {
 } // namespace
 
 bool CaptureControls::wantsLaunch(std::uint64_t launch, const std::string &kernel) const {
-  if (launch < firstLaunch || launch > lastLaunch)
-    return false;
-  return wantsKernel(kernel);
+  return inLaunchRange(launch) && wantsKernel(kernel);
 }
 
 bool CaptureControls::wantsKernel(const std::string &kernel) const {

@@ -34,6 +34,8 @@ struct CaptureControls {
   std::optional<std::string> storeFolder = std::string();
 
   bool wantsLaunch(std::uint64_t launch, const std::string &kernel) const;
+  /// CLCAPTURE_LAUNCHES only.
+  bool inLaunchRange(std::uint64_t launch) const { return launch >= firstLaunch && launch <= lastLaunch; }
   /// Whether launches of `kernel` can be captured at all (CLCAPTURE_KERNELS only).
   bool wantsKernel(const std::string &kernel) const;
 };

@@ -993,11 +993,13 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     return nullptr;
   }
   KernelInfo &k = kit->second;
-  if (!s.controls.wantsLaunch(launch, k.name)) {
-    if (!s.controls.wantsKernel(k.name))
-      RunStatus::instance().filteredByKernels();
-    else
-      RunStatus::instance().filteredByLaunchRange();
+  // CLCAPTURE_KERNELS was asked once, when the kernel was created (k.wanted): no regex per launch.
+  if (!k.wanted) {
+    RunStatus::instance().filteredByKernels();
+    return nullptr;
+  }
+  if (!s.controls.inLaunchRange(launch)) {
+    RunStatus::instance().filteredByLaunchRange();
     return nullptr;
   }
   // Only for captured launches: filtered ones cost nothing more.

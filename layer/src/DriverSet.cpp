@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <link.h>
 #include <filesystem>
 #include <fstream>
 
@@ -64,12 +65,19 @@ std::string selfPath() {
   return {};
 }
 
+} // namespace
+
 bool sameFile(const std::string &a, const std::string &b) {
-  std::error_code ec1, ec2;
-  return !a.empty() && !b.empty() && fs::equivalent(a, b, ec1) && !ec1 && !ec2;
+  std::error_code ec;
+  return !a.empty() && !b.empty() && fs::equivalent(a, b, ec) && !ec;
 }
 
-} // namespace
+std::string loadedPath(void *handle) {
+  link_map *map = nullptr;
+  if (handle && ::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
+    return map->l_name;
+  return {};
+}
 
 std::vector<std::string> driverCandidates(const char *clcaptureIcd, const std::string &vendorsDir,
                                           std::vector<std::string> &problems) {

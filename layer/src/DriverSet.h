@@ -29,6 +29,13 @@ struct Driver {
 std::vector<std::string> driverCandidates(const char *clcaptureIcd, const std::string &vendorsDir,
                                           std::vector<std::string> &problems);
 
+/// Whether two paths name the same file (symlinks and other paths resolved); false when either is empty
+/// or missing. The layer skips itself with it; the launcher's pre-flight and doctor do the same.
+bool sameFile(const std::string &a, const std::string &b);
+
+/// The file a dlopen handle came from, as the dynamic linker found it; empty when unknown.
+std::string loadedPath(void *handle);
+
 /// The platform's OpenCL version as 10 × major + minor (1.2 → 12), from CL_PLATFORM_VERSION; 10 if unreadable.
 int platformVersion(cl_platform_id platform);
 

@@ -1,6 +1,7 @@
 // captures.json in the form GPUVerify's own loader accepts; the exact values in the sidecar and back.
 #include "clcapture/format/GpuVerifyForm.h"
 
+#include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureRecorder.h"
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace clcapture::format;
+using clcapture::test::errorMessages;
 using clcapture::test::TempDir;
 using Json = nlohmann::json;
 
@@ -67,14 +69,6 @@ void record(RecordedCapture &out, const std::vector<Instantiation> &insts) {
   INFO(all);
   REQUIRE_FALSE(out.loaded.hasErrors());
   REQUIRE(out.loaded.captures.instantiations.size() == insts.size());
-}
-
-std::vector<std::string> errors(const std::vector<Diagnostic> &ds) {
-  std::vector<std::string> out;
-  for (const auto &d : ds)
-    if (d.severity == Severity::Error)
-      out.push_back(d.str());
-  return out;
 }
 
 } // namespace
@@ -268,7 +262,7 @@ TEST_CASE("gpuverify form: the sidecar and captures.json must agree", "[gpuverif
   s.launches.push_back(launch);
   REQUIRE(writeSidecarFile(dir / "captures.meta.json", s));
   Capture c = loadCapture(dir / "captures.json");
-  CHECK(errors(c.diagnostics) ==
+  CHECK(errorMessages(c.diagnostics) ==
         std::vector<std::string>{(dir / "captures.meta.json").string() +
                                  ": launches[0].global_offset: is [0, 2] but captures.json's global_offset is [1, 2]"});
 }
@@ -277,7 +271,7 @@ TEST_CASE("gpuverify form: a sidecar of version 1 (no exact facts) still loads",
   Json j = Json::parse(serializeSidecar(Sidecar{}));
   j["format_version"] = 1;
   SidecarSet set = parseSidecar(j.dump(), "m.json", {});
-  CHECK(errors(set.diagnostics).empty());
+  CHECK(errorMessages(set.diagnostics).empty());
   REQUIRE(set.sidecar);
   CHECK(set.sidecar->header.formatVersion == 1);
 }

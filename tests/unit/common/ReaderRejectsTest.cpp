@@ -1,5 +1,6 @@
 // Every rejection of the reader, one test each, checked against the exact message with its key path.
 // The base record is valid; each case changes one thing.
+#include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 
@@ -33,11 +34,7 @@ Json baseCapture() {
 }
 
 std::vector<std::string> messages(const CaptureSet &set) {
-  std::vector<std::string> out;
-  for (const auto &d : set.diagnostics)
-    if (d.severity == Severity::Error)
-      out.push_back(d.str());
-  return out;
+  return clcapture::test::errorMessages(set.diagnostics);
 }
 
 /// Parses the base capture after `change`, without file checks, and expects `expected` among the errors.

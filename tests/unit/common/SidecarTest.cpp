@@ -1,4 +1,5 @@
 // The sidecar (captures.meta.json): round trip, rejections, and the cross-check with captures.json.
+#include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
@@ -6,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 using namespace clcapture::format;
+using clcapture::test::errorMessages;
 using clcapture::test::TempDir;
 using Json = nlohmann::json;
 
@@ -44,21 +46,13 @@ Sidecar sample() {
   return s;
 }
 
-std::vector<std::string> errors(const std::vector<Diagnostic> &ds) {
-  std::vector<std::string> out;
-  for (const auto &d : ds)
-    if (d.severity == Severity::Error)
-      out.push_back(d.str());
-  return out;
-}
-
 } // namespace
 
 TEST_CASE("sidecar: round trip", "[sidecar]") {
   Sidecar s = sample();
   std::string text = serializeSidecar(s);
   SidecarSet set = parseSidecar(text, "captures.meta.json", {});
-  REQUIRE(errors(set.diagnostics).empty());
+  REQUIRE(errorMessages(set.diagnostics).empty());
   REQUIRE(set.sidecar);
   CHECK(set.sidecar->header == s.header);
   REQUIRE(set.sidecar->launches.size() == 1);
@@ -69,7 +63,7 @@ TEST_CASE("sidecar: round trip", "[sidecar]") {
 TEST_CASE("sidecar: a host call has a file and a line, or neither", "[sidecar]") {
   Json j = Json::parse(serializeSidecar(sample()));
   j["launches"][0]["host_calls"][0].erase("line_number");
-  CHECK(errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+  CHECK(errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
         std::vector<std::string>{"m.json: launches[0].host_calls[0].line_number: compilation_unit and "
                                  "line_number come together"});
 }
@@ -77,12 +71,12 @@ TEST_CASE("sidecar: a host call has a file and a line, or neither", "[sidecar]")
 TEST_CASE("sidecar: rejects another format and newer versions", "[sidecar]") {
   Json j = Json::parse(serializeSidecar(sample()));
   j["format"] = "something-else";
-  CHECK(errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+  CHECK(errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
         std::vector<std::string>{"m.json: format: expected \"clcapture-meta\", got \"something-else\""});
   j = Json::parse(serializeSidecar(sample()));
   j["format_version"] = 9;
   CHECK(
-      errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+      errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
       std::vector<std::string>{"m.json: format_version: version 9 was written by a newer clcapture (this one "
                                "reads 2)"});
 }
@@ -92,14 +86,14 @@ TEST_CASE("sidecar: rejects bad launch entries with their key path", "[sidecar]"
   j["launches"][0]["aliases"] = {{0, 9}};
   j["launches"][0]["device"]["address_bits"] = 48;
   j["launches"][0]["arguments"][2]["kind"] = "texture";
-  auto e = errors(parseSidecar(j.dump(), "m.json", {}).diagnostics);
+  auto e = errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics);
   CHECK(e == std::vector<std::string>{
                  "m.json: launches[0].device.address_bits: expected 32 or 64, got 48",
                  "m.json: launches[0].arguments[2].kind: unknown argument kind \"texture\"",
                  "m.json: launches[0].aliases[0][1]: expected an argument index below 4, got 9"});
   j = Json::parse(serializeSidecar(sample()));
   j["launches"][0]["instantiation"] = nullptr;
-  CHECK(errors(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
+  CHECK(errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
         std::vector<std::string>{"m.json: launches[0].not_captured_reason: a launch without an instantiation "
                                  "must say why"});
 }
@@ -108,7 +102,7 @@ TEST_CASE("sidecar: unknown keys are only warnings (newer minor versions may add
   Json j = Json::parse(serializeSidecar(sample()));
   j["launches"][0]["gpu_time_ns"] = 12;
   SidecarSet set = parseSidecar(j.dump(), "m.json", {});
-  CHECK(errors(set.diagnostics).empty());
+  CHECK(errorMessages(set.diagnostics).empty());
   REQUIRE(set.diagnostics.size() == 1);
   CHECK(set.diagnostics[0].str() == "m.json: warning: launches[0].gpu_time_ns: unknown key; ignored");
 }
@@ -125,7 +119,7 @@ TEST_CASE("sidecar: cross-check with captures.json", "[sidecar]") {
   REQUIRE(writeSidecarFile(dir / "captures.meta.json", s));
   Capture c = loadCapture(dir / "captures.json");
   std::string meta = (dir / "captures.meta.json").string();
-  CHECK(errors(c.diagnostics) ==
+  CHECK(errorMessages(c.diagnostics) ==
         std::vector<std::string>{
             meta + ": launches[1].instantiation: instantiation 3 does not exist (captures.json "
                    "has 1)",
