@@ -745,7 +745,7 @@ public:
       return a;
     keys(v, path,
          {"index", "kind", "name", "type_name", "address_qualifier", "mem_object", "mem_flags", "sub_buffer",
-          "svm", "data_skipped", "size"});
+          "svm", "data_skipped", "size", "data_after", "data_after_skipped"});
     a.index = static_cast<std::uint32_t>(num(v, path, "index"));
     std::string kind = str(v, path, "kind");
     if (auto parsed = parseArgumentKind(kind))
@@ -767,6 +767,11 @@ public:
     }
     a.dataSkipped = optStr(v, path, "data_skipped");
     a.size = optNum(v, path, "size");
+    a.dataAfter = optStr(v, path, "data_after");
+    if (a.dataAfter)
+      if (auto problem = lexicalPathProblem(*a.dataAfter))
+        fail(join(path, "data_after"), *problem);
+    a.dataAfterSkipped = optStr(v, path, "data_after_skipped");
     return a;
   }
 

@@ -70,6 +70,10 @@ Json argumentFactsJson(const ArgumentFacts &a) {
     j["data_skipped"] = *a.dataSkipped;
   if (a.size)
     j["size"] = *a.size;
+  if (a.dataAfter)
+    j["data_after"] = *a.dataAfter;
+  if (a.dataAfterSkipped)
+    j["data_after_skipped"] = *a.dataAfterSkipped;
   return j;
 }
 

@@ -80,8 +80,9 @@ static bool sameSvm(const std::optional<SvmFacts> &a, const std::optional<SvmFac
 
 bool operator==(const ArgumentFacts &a, const ArgumentFacts &b) {
   return std::tie(a.index, a.kind, a.name, a.typeName, a.addressQualifier, a.memObject, a.memFlags,
-                  a.dataSkipped, a.size) == std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier,
-                                                     b.memObject, b.memFlags, b.dataSkipped, b.size) &&
+                  a.dataSkipped, a.size, a.dataAfter, a.dataAfterSkipped) ==
+             std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier, b.memObject, b.memFlags,
+                      b.dataSkipped, b.size, b.dataAfter, b.dataAfterSkipped) &&
          sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm);
 }
 

@@ -36,6 +36,8 @@ Sidecar sample() {
                     std::nullopt, std::nullopt, SvmFacts{1, 16}, std::nullopt},
       ArgumentFacts{3, ArgumentKind::NullBuffer, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
                     std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+  f.arguments[0].dataAfter = "data/after-0.bin";
+  f.arguments[1].dataAfterSkipped = "over the per-buffer cap (1048576 bytes)";
   f.aliases = {{0, 1}};
   f.hostCalls = {
       HostCallFacts{"clSetKernelArg", 2, "/bin/app", 0x1234, std::string("main"), std::string("/src/app.c"),
@@ -58,6 +60,14 @@ TEST_CASE("sidecar: round trip", "[sidecar]") {
   REQUIRE(set.sidecar->launches.size() == 1);
   CHECK(set.sidecar->launches[0] == s.launches[0]);
   CHECK(serializeSidecar(*set.sidecar) == text);
+}
+
+TEST_CASE("sidecar: a data_after path must stay inside the capture folder", "[sidecar]") {
+  Json j = Json::parse(serializeSidecar(sample()));
+  j["launches"][0]["arguments"][0]["data_after"] = "../../etc/passwd";
+  auto messages = errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0].rfind("m.json: launches[0].arguments[0].data_after: ", 0) == 0);
 }
 
 TEST_CASE("sidecar: a host call has a file and a line, or neither", "[sidecar]") {

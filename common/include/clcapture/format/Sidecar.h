@@ -65,6 +65,10 @@ struct ArgumentFacts {
   /// An array's size in bytes where captures.json has none although the launch had one: 0 bytes (an SVM
   /// pointer at the end of its allocation), which GPUVerify's loader rejects (GpuVerifyForm.h).
   std::optional<std::uint64_t> size{};
+  /// CLCAPTURE_DATA_AFTER: the bytes of a buffer the launch may write, read once the launch completed (a
+  /// blob path relative to the capture folder, like captures.json's `data`), for replay comparison.
+  std::optional<std::string> dataAfter{};
+  std::optional<std::string> dataAfterSkipped{}; ///< why a buffer the launch may write has no dataAfter
 };
 
 /// One of the application's OpenCL calls behind a launch (SPEC §3 host_api_calls), with everything the
