@@ -382,7 +382,8 @@ void validateDims(const Instantiation &inst, Reporter &r) {
         } else if (l[i] > g[i]) {
           r.error(at("local_size", i),
                   "local size " + std::to_string(l[i]) + " exceeds global size " + std::to_string(g[i]));
-        } else if (g[i] % l[i] != 0 && !r.options().allowNonUniformWorkGroups && !allowsNonUniformWorkGroups(inst)) {
+        } else if (g[i] % l[i] != 0 && !r.options().allowNonUniformWorkGroups &&
+                   !allowsNonUniformWorkGroups(inst)) {
           r.error(at("local_size", i), "global_size[" + std::to_string(i) + "] (" + std::to_string(g[i]) +
                                            ") is not a multiple of local_size[" + std::to_string(i) + "] (" +
                                            std::to_string(l[i]) + ")");
@@ -780,7 +781,8 @@ public:
     if (!object(v, path))
       return c;
     keys(v, path,
-         {"function_name", "argument", "module", "module_offset", "caller", "compilation_unit", "line_number"});
+         {"function_name", "argument", "module", "module_offset", "caller", "compilation_unit",
+          "line_number"});
     c.functionName = str(v, path, "function_name");
     if (auto argument = optNum(v, path, "argument")) {
       if (*argument > UINT32_MAX)
@@ -804,8 +806,8 @@ public:
       return f;
     keys(v, path,
          {"launch", "instantiation", "not_captured_reason", "enqueue_function", "kernel_name", "thread",
-          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases", "host_calls",
-          "global_offset", "local_size"});
+          "queue", "program", "program_origin", "build_options", "device", "arguments", "aliases",
+          "host_calls", "global_offset", "local_size"});
     f.launch = num(v, path, "launch");
     if (!get(v, path, "instantiation"))
       return f;
@@ -890,10 +892,24 @@ public:
     s.header.formatVersion = static_cast<int>(version);
     s.header.clcaptureVersion = str(v, "", "clcapture_version");
     if (const Json *proc = get(v, "", "process"); proc && object(*proc, "process")) {
-      keys(*proc, "process", {"executable", "pid", "started_at"});
+      keys(*proc, "process", {"executable", "pid", "started_at", "command_line", "loader", "front_end"});
       s.header.process.executable = str(*proc, "process", "executable");
       s.header.process.pid = num(*proc, "process", "pid");
       s.header.process.startedAt = str(*proc, "process", "started_at", false);
+      if (const Json *cmd = get(*proc, "process", "command_line", false)) {
+        if (!cmd->is_array())
+          fail("process.command_line", "expected an array of strings, got " + describe(*cmd));
+        else
+          for (std::size_t i = 0; i < cmd->size(); ++i) {
+            if ((*cmd)[i].is_string())
+              s.header.process.commandLine.push_back((*cmd)[i].get<std::string>());
+            else
+              fail("process.command_line[" + std::to_string(i) + "]",
+                   "expected a string, got " + describe((*cmd)[i]));
+          }
+      }
+      s.header.process.loader = optStr(*proc, "process", "loader");
+      s.header.process.frontEnd = optStr(*proc, "process", "front_end");
     }
     if (const Json *launches = get(v, "", "launches")) {
       if (!launches->is_array()) {

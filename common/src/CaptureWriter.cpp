@@ -170,6 +170,12 @@ Json toJson(const SidecarHeader &h) {
   j["clcapture_version"] = h.clcaptureVersion;
   j["process"] =
       Json{{"executable", h.process.executable}, {"pid", h.process.pid}, {"started_at", h.process.startedAt}};
+  if (!h.process.commandLine.empty())
+    j["process"]["command_line"] = h.process.commandLine;
+  if (h.process.loader)
+    j["process"]["loader"] = *h.process.loader;
+  if (h.process.frontEnd)
+    j["process"]["front_end"] = *h.process.frontEnd;
   return j;
 }
 

@@ -17,6 +17,9 @@ Sidecar sample() {
   Sidecar s;
   s.header.clcaptureVersion = "0.1.0";
   s.header.process = {"/bin/app", 99, "2026-11-22T00:00:00Z"};
+  s.header.process.commandLine = {"/bin/app", "--size", "a b"};
+  s.header.process.loader = "/usr/lib/x86_64-linux-gnu/libOpenCL.so.1";
+  s.header.process.frontEnd = "shim ICD";
   LaunchFacts f;
   f.launch = 5;
   f.instantiation = 0;
@@ -39,11 +42,10 @@ Sidecar sample() {
   f.arguments[0].dataAfter = "data/after-0.bin";
   f.arguments[1].dataAfterSkipped = "over the per-buffer cap (1048576 bytes)";
   f.aliases = {{0, 1}};
-  f.hostCalls = {
-      HostCallFacts{"clSetKernelArg", 2, "/bin/app", 0x1234, std::string("main"), std::string("/src/app.c"),
-                    42},
-      HostCallFacts{"clEnqueueTask", std::nullopt, "/bin/app", 0x1300, std::nullopt, std::nullopt,
-                    std::nullopt}};
+  f.hostCalls = {HostCallFacts{"clSetKernelArg", 2, "/bin/app", 0x1234, std::string("main"),
+                               std::string("/src/app.c"), 42},
+                 HostCallFacts{"clEnqueueTask", std::nullopt, "/bin/app", 0x1300, std::nullopt, std::nullopt,
+                               std::nullopt}};
   s.launches.push_back(f);
   return s;
 }

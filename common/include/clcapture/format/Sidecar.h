@@ -75,11 +75,11 @@ struct ArgumentFacts {
 /// layer learnt about its site. captures.json's host_api_calls lists only the calls that have a file and
 /// line (the seed requires both); this list has every call, also those from code without debug info.
 struct HostCallFacts {
-  std::string functionName;              ///< the OpenCL entry point called, e.g. clSetKernelArg
-  std::optional<std::uint32_t> argument; ///< clSetKernelArg: the argument index it set
-  std::string module;                    ///< the calling ELF file
-  std::uint64_t moduleOffset = 0;        ///< the return address's offset in that module
-  std::optional<std::string> caller;     ///< the calling function, from the symbol table
+  std::string functionName;                   ///< the OpenCL entry point called, e.g. clSetKernelArg
+  std::optional<std::uint32_t> argument;      ///< clSetKernelArg: the argument index it set
+  std::string module;                         ///< the calling ELF file
+  std::uint64_t moduleOffset = 0;             ///< the return address's offset in that module
+  std::optional<std::string> caller;          ///< the calling function, from the symbol table
   std::optional<std::string> compilationUnit; ///< from DWARF, as in captures.json
   std::optional<std::uint64_t> lineNumber;
 };
@@ -112,7 +112,10 @@ struct LaunchFacts {
 struct ProcessFacts {
   std::string executable;
   std::uint64_t pid = 0;
-  std::string startedAt; ///< ISO 8601, UTC
+  std::string startedAt;                  ///< ISO 8601, UTC
+  std::vector<std::string> commandLine{}; ///< the application's argv (/proc/self/cmdline); empty: unknown
+  std::optional<std::string> loader{};   ///< the ICD loader library in the process (path), when one was found
+  std::optional<std::string> frontEnd{}; ///< how the library was loaded: "shim ICD" or "layer"
 };
 
 struct SidecarHeader {
