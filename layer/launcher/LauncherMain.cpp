@@ -10,7 +10,8 @@
 // will (Preflight.h) and stops when the loader would skip them silently. Exits with COMMAND's status (128 +
 // signal when it was killed), and says where the capture went and what it lacks (CaptureSummary.h).
 // `clcapture doctor` (Doctor.h) is a subcommand only as the first argument: `clcapture -- doctor` runs a
-// command named doctor.
+// command named doctor. So are `pack`, `export` and `import`, which run clcapture-pack / clcapture-export /
+// clcapture-import (bugreport/).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,18 +28,52 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace launcher = clcapture::launcher;
+
+namespace {
+
+/// `clcapture pack|export|import ARGS`: the bug-report tools are programs of their own (`clcapture-pack`, …,
+/// bugreport/), which need libraries the launcher must not (libarchive, the OpenCL loader): run the one
+/// installed beside this launcher, else the one on PATH, with the same arguments. Returns only on failure.
+int runSubcommand(const char *name, int argc, char **argv) {
+  std::string program = std::string("clcapture-") + name;
+  std::vector<char *> args;
+  args.push_back(program.data());
+  for (int i = 1; i < argc; ++i)
+    args.push_back(argv[i]);
+  args.push_back(nullptr);
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string beside(self, static_cast<std::size_t>(n));
+    beside = beside.substr(0, beside.rfind('/') + 1) + program;
+    execv(beside.c_str(), args.data());
+  }
+  execvp(program.c_str(), args.data());
+  std::fprintf(stderr, "clcapture: cannot run %s (not beside this launcher, not on PATH): %s\n",
+               program.c_str(), std::strerror(errno));
+  return 1;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   if (argc > 1 && std::strcmp(argv[1], "doctor") == 0)
     return launcher::runDoctor(argc - 1, argv + 1);
+  for (const char *sub : {"pack", "export", "import"})
+    if (argc > 1 && std::strcmp(argv[1], sub) == 0)
+      return runSubcommand(sub, argc - 1, argv + 1);
   CLI::App app{
       "Runs COMMAND with clcapture in front of its OpenCL driver and records every kernel launch.\n"
       "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]\n"
-      "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)"};
+      "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)\n"
+      "       clcapture pack DIR [-o FILE] ...           (one archive for a bug report; clcapture-pack)\n"
+      "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)"};
   app.prefix_command();
   std::string dir, kernels, launches, data, maxBytes, minFree, icd, logLevel, callSites, store;
   bool layer = false, noPreflight = false;
@@ -47,10 +82,12 @@ int main(int argc, char **argv) {
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
-  app.add_option("--max-bytes", maxBytes,
-                 "total buffer bytes to capture (default 4G; e.g. 16G, or unlimited); past it, metadata only");
-  app.add_option("--min-free", minFree,
-                 "bytes to leave free on the capture's file system (default: 10% of it or 2G, the larger; off)");
+  app.add_option(
+      "--max-bytes", maxBytes,
+      "total buffer bytes to capture (default 4G; e.g. 16G, or unlimited); past it, metadata only");
+  app.add_option(
+      "--min-free", minFree,
+      "bytes to leave free on the capture's file system (default: 10% of it or 2G, the larger; off)");
   app.add_option("--call-sites", callSites, "record the application's call sites (host_api_calls): on or off")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--store", store,
