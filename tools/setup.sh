@@ -13,6 +13,8 @@ packages=(
   llvm-16-dev libclang-16-dev clang-16 libclang-rt-16-dev libcvc5-dev
   # common libraries
   nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev libxxhash-dev libdw-dev
+  # bug reports: clcapture pack archives (bugreport/)
+  libarchive-dev
   # test helpers (Debian's python, not PyPI)
   python3 python3-jsonschema python3-pyopencl
   # launcher tests: a copy of libclcapture.so that cannot load (patchelf --add-needed)
