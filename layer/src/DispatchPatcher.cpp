@@ -3,7 +3,6 @@
 #include "DispatchPatcher.h"
 
 #include "HookList.h"
-#include "Hooks.h"
 #include "Log.h"
 
 #include <cstdint>
@@ -55,7 +54,7 @@ const cl_icd_dispatch *DispatchPatcher::original(const void *object) const {
   return nullptr;
 }
 
-bool DispatchPatcher::patch(cl_icd_dispatch *table, const TableLimits &limits) {
+bool DispatchPatcher::patch(cl_icd_dispatch *table, const TableLimits &limits, HookInstaller install) {
   std::lock_guard<std::mutex> lock(m_mutex);
   std::size_t n = m_count.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < n; ++i)
@@ -90,7 +89,7 @@ bool DispatchPatcher::patch(cl_icd_dispatch *table, const TableLimits &limits) {
   CLCAPTURE_ENGINE_CALLS(CLCAPTURE_KEEP)
 #undef CLCAPTURE_KEEP
   m_count.store(n + 1, std::memory_order_release);
-  hooks::installHooks(table, limits);
+  install(table, limits);
   if (!(before & PROT_WRITE))
     ::mprotect(reinterpret_cast<void *>(begin), length, before);
   return true;

@@ -19,13 +19,18 @@
 
 namespace clcapture::layer {
 
+/// Points the entries of a table at the hooks (Hooks.h: hooks::installHooks). Passed in by the caller, so the
+/// patcher does not depend on the hooks, which forward through it (Downstream.h).
+using HookInstaller = void (*)(cl_icd_dispatch *table, const TableLimits &limits);
+
 class DispatchPatcher {
 public:
   static DispatchPatcher &instance();
 
-  /// Installs the hooks into `table` (once per table), touching only the entries `limits` allow (the
-  /// platform's OpenCL version). False, with a log line, if it cannot be written.
-  bool patch(cl_icd_dispatch *table, const TableLimits &limits);
+  /// Keeps the driver's own entries of `table` and lets `install` put the hooks there (once per table),
+  /// touching only the entries `limits` allow (the platform's OpenCL version). False, with a log line, if
+  /// the table cannot be written.
+  bool patch(cl_icd_dispatch *table, const TableLimits &limits, HookInstaller install);
 
   /// The driver's own entries for the table `object` dispatches through (the hooked ones and those listed
   /// in CLCAPTURE_ENGINE_CALLS; the rest are null); nullptr for an unknown table.

@@ -4,16 +4,16 @@
 
 #include "DispatchPatcher.h"
 #include "Downstream.h"
+#include "Hooks.h"
 #include "Log.h"
 
-#include <cstdio>
-
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <link.h>
 #include <filesystem>
 #include <fstream>
+#include <link.h>
 
 extern "C" const char clcaptureIdentity[];
 
@@ -157,7 +157,7 @@ DriverSet::DriverSet() {
     if (claimFrontEnd(FrontEnd::Icd))
       for (cl_platform_id platform : d.platforms)
         DispatchPatcher::instance().patch(*reinterpret_cast<cl_icd_dispatch **>(platform),
-                                          TableLimits{platformVersion(platform)});
+                                          TableLimits{platformVersion(platform)}, &hooks::installHooks);
     else
       log(LogLevel::Info, "the OPENCL_LAYERS layer captures in this process; the shim ICD only forwards");
     log(LogLevel::Info,

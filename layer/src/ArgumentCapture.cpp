@@ -1,0 +1,120 @@
+//===- ArgumentCapture.cpp - A launch's arguments, as captures.json and the sidecar say them -===//
+
+#include "ArgumentCapture.h"
+
+#include "clcapture/format/MemFlags.h"
+#include "clcapture/format/ScalarCodec.h"
+
+#include <cstring>
+
+namespace clcapture::layer {
+
+CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors &mirrors,
+                                   format::Endianness endianness, DataBudget &budget) {
+  CapturedArguments out;
+  const cl_uint numArgs = static_cast<cl_uint>(kernel.params->size());
+  static const ArgValue kUnset;
+  std::vector<MemoryRange> ranges;
+  for (cl_uint i = 0; i < numArgs; ++i) {
+    const ArgValue &value = i < kernel.args.size() ? kernel.args[i] : kUnset;
+    const ParamInfo &param = (*kernel.params)[i];
+    const std::string &type = param.type;
+    const bool haveQualifier = param.haveQualifier;
+    const cl_kernel_arg_address_qualifier qualifier = param.qualifier;
+    format::ArgumentFacts af;
+    af.index = i;
+    if (!param.name.empty())
+      af.name = param.name;
+    if (!type.empty())
+      af.typeName = type;
+    cl_mem mem = nullptr;
+    if (value.bytes.size() == sizeof(cl_mem))
+      std::memcpy(&mem, value.bytes.data(), sizeof mem);
+    auto memIt = mem ? mirrors.mems.find(mem) : mirrors.mems.end();
+    // Without arg info: a NULL value with a size is a __local argument, a known cl_mem a buffer.
+    bool isLocal =
+        haveQualifier ? qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL : (value.set && value.bytes.empty());
+    bool isBuffer = haveQualifier ? (qualifier == CL_KERNEL_ARG_ADDRESS_GLOBAL ||
+                                     qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+                                  : memIt != mirrors.mems.end();
+    bool isImage = type.rfind("image", 0) == 0;
+    if (value.svm) {
+      // An SVM pointer (OpenCL 2.0 §5.9.2): the allocation it points into, from the pointer to its end.
+      af.kind = format::ArgumentKind::Svm;
+      af.addressQualifier =
+          haveQualifier && qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "constant" : "global";
+      auto space =
+          af.addressQualifier == "constant" ? format::AddressSpace::Constant : format::AddressSpace::Global;
+      std::uint64_t offset = 0;
+      const SvmInfo *svm = value.svmPointer ? mirrors.svmHolding(value.svmPointer, offset) : nullptr;
+      if (!svm) {
+        af.kind = value.svmPointer ? format::ArgumentKind::Svm : format::ArgumentKind::NullBuffer;
+        af.dataSkipped = value.svmPointer ? "an SVM pointer clcapture did not see allocated (clSVMAlloc)"
+                                          : "NULL SVM pointer";
+        out.arguments.push_back(format::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
+      } else {
+        std::uint64_t size = svm->size - offset;
+        af.svm = format::SvmFacts{svm->id, offset};
+        af.memFlags = svm->flags;
+        ranges.push_back(MemoryRange{true, svm->id, offset, svm->size, i});
+        out.arguments.push_back(
+            format::ArrayArgument{size, space, format::memFlagNames(svm->flags), std::nullopt});
+        if (auto skipped = budget.take(size))
+          af.dataSkipped = *skipped;
+        else
+          out.reads.push_back(ReadPlan{ReadPlan::From::Svm, i, nullptr, value.svmPointer, size});
+      }
+    } else if (isLocal) {
+      af.kind = format::ArgumentKind::LocalMemory;
+      af.addressQualifier = "local";
+      out.arguments.push_back(
+          format::ArrayArgument{value.size ? std::optional<std::uint64_t>(value.size) : std::nullopt,
+                                format::AddressSpace::Local, std::nullopt, std::nullopt});
+    } else if (isImage) {
+      af.kind = format::ArgumentKind::Image;
+      out.arguments.push_back(format::ImageArgument{});
+    } else if (type == "sampler_t") {
+      af.kind = format::ArgumentKind::Sampler;
+      out.arguments.push_back(format::SamplerArgument{});
+    } else if (isBuffer) {
+      bool constant = haveQualifier && qualifier == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      af.addressQualifier = constant ? "constant" : "global";
+      auto space = constant ? format::AddressSpace::Constant : format::AddressSpace::Global;
+      if (memIt == mirrors.mems.end()) {
+        af.kind = mem ? format::ArgumentKind::Unknown : format::ArgumentKind::NullBuffer;
+        out.arguments.push_back(format::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
+      } else {
+        const MemInfo &m = memIt->second;
+        af.kind = format::ArgumentKind::Buffer;
+        af.memObject = m.id;
+        af.memFlags = m.flags;
+        if (m.parent) {
+          af.subBuffer = format::SubBufferFacts{*m.parent, m.origin};
+          ranges.push_back(MemoryRange{false, *m.parent, m.origin, m.origin + m.size, i});
+        } else {
+          ranges.push_back(MemoryRange{false, m.id, 0, m.size, i});
+        }
+        out.arguments.push_back(
+            format::ArrayArgument{m.size, space, format::memFlagNames(m.flags), std::nullopt});
+        if (auto skipped = budget.take(m.size))
+          af.dataSkipped = *skipped;
+        else
+          // The host may not read a CL_MEM_HOST_NO_ACCESS buffer: the device copies it to a staging buffer.
+          out.reads.push_back(ReadPlan{(m.flags & CL_MEM_HOST_NO_ACCESS) ? ReadPlan::From::StagedBuffer
+                                                                         : ReadPlan::From::Buffer,
+                                       i, mem, nullptr, m.size});
+      }
+    } else {
+      af.kind = format::ArgumentKind::Scalar;
+      format::ScalarArgument scalar;
+      if (value.set && !value.bytes.empty())
+        scalar.value = format::encodeScalar(value.bytes, endianness);
+      out.arguments.push_back(scalar);
+    }
+    out.facts.push_back(af);
+  }
+  out.aliases = aliasGroups(ranges);
+  return out;
+}
+
+} // namespace clcapture::layer

@@ -1,0 +1,35 @@
+//===- ArgumentCapture.h - A launch's arguments, as captures.json and the sidecar say them -*- C++ -*-===//
+//
+// From the kernel's current argument values (clSetKernelArg, clSetKernelArgSVMPointer) and the mirrored
+// memory objects: scalars as hex values in the device's byte order, buffers and SVM pointers with size,
+// flags and address space, __local sizes, images and samplers by kind, NULL buffers; the sidecar's facts
+// for each (memory-object ids, sub-buffer origin, SVM allocation and offset, why bytes were left out);
+// which arguments alias; and the reads that will take the bytes the data budget admits.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "AliasGroups.h"
+#include "BufferSnapshots.h"
+#include "DataBudget.h"
+#include "HandleMirrors.h"
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace clcapture::layer {
+
+struct CapturedArguments {
+  std::vector<format::KernelArgument> arguments; ///< captures.json's kernel_arguments, without data yet
+  std::vector<format::ArgumentFacts> facts;      ///< the sidecar's, one per argument
+  std::vector<std::vector<std::uint32_t>> aliases;
+  std::vector<ReadPlan> reads; ///< the bytes to take, admitted by the budget
+};
+
+/// `kernel.params` must be known (askParams).
+CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors &mirrors,
+                                   format::Endianness endianness, DataBudget &budget);
+
+} // namespace clcapture::layer

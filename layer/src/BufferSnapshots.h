@@ -1,0 +1,43 @@
+//===- BufferSnapshots.h - Reading a launch's buffers without blocking -*- C++ -*-===//
+//
+// opencl-notes.md: a blocking read inside a hooked enqueue deadlocks applications that gate work on user
+// events. So each buffer is read with a non-blocking read on the launch's own queue, after the launch's wait
+// list; on an out-of-order queue the launch is made to wait for the reads, so that it cannot change the
+// bytes before they are taken. A completion callback per read (a driver thread: no OpenCL calls, no
+// blocking, no lock an application thread may hold) counts down, and the last one hands the launch to the
+// writer thread.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "PendingLaunch.h"
+
+#include <CL/cl_icd.h>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace clcapture::layer {
+
+/// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
+/// buffer, or an SVM range.
+struct ReadPlan {
+  enum class From { Buffer, StagedBuffer, Svm } from = From::Buffer;
+  std::size_t argument = 0;
+  cl_mem mem = nullptr;
+  const void *svm = nullptr;
+  std::size_t size = 0;
+};
+
+/// Enqueues the reads of `plans` on `queue` after the launch's wait list (`numWaits`, `waits`), adding a
+/// snapshot to `launch` for each read started. A read that cannot start leaves its argument's data_skipped
+/// set. On an out-of-order queue `extraWaits` receives what the launch must wait for.
+void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const std::vector<ReadPlan> &plans,
+                      cl_uint numWaits, const cl_event *waits, bool outOfOrder,
+                      const std::shared_ptr<PendingLaunch> &launch, std::vector<cl_event> &extraWaits);
+
+/// After the launch was enqueued: a completion callback on each snapshot's read; the last one to complete
+/// passes the launch (also a discarded one: it may hold staging buffers) to the writer thread.
+void watchSnapshots(const std::shared_ptr<PendingLaunch> &launch);
+
+} // namespace clcapture::layer

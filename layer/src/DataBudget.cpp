@@ -1,0 +1,29 @@
+//===- DataBudget.cpp - Whether a buffer's bytes may be captured -===//
+
+#include "DataBudget.h"
+
+#include <algorithm>
+
+namespace clcapture::layer {
+
+void DataBudget::configure(const std::string &folder) {
+  m_freeSpace.configure(folder, m_controls.minFree);
+}
+
+std::optional<std::string> DataBudget::take(std::uint64_t size) {
+  const CaptureControls &c = m_controls;
+  if (!c.captureData)
+    return "metadata-only mode (CLCAPTURE_DATA=none)";
+  if (size > c.perBufferCap)
+    return "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(c.perBufferCap) + ")";
+  if (size > c.totalBudget - std::min(m_taken, c.totalBudget))
+    return "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(c.totalBudget) +
+           (c.totalBudget == CaptureControls::kDefaultTotalBudget ? ", the default" : "") + ")";
+  if (!m_freeSpace.take(size))
+    return "free-space floor: the capture folder's file system keeps " + std::to_string(m_freeSpace.floor()) +
+           " bytes free (CLCAPTURE_MIN_FREE" + (c.minFree ? "" : ", by default 10 % or 2 GiB") + ")";
+  m_taken += size;
+  return std::nullopt;
+}
+
+} // namespace clcapture::layer

@@ -1,0 +1,93 @@
+//===- HandleMirrors.cpp - The application's OpenCL objects, as the engine knows them -===//
+
+#include "HandleMirrors.h"
+
+#include <algorithm>
+
+namespace clcapture::layer {
+
+bool hasSource(format::ProgramOrigin origin) {
+  return origin == format::ProgramOrigin::Source || origin == format::ProgramOrigin::Linked ||
+         origin == format::ProgramOrigin::BinarySourceRecovered;
+}
+
+const char *const kHowToRecoverSource =
+    "clear the application's binary cache (hashcat: ~/.cache/hashcat or its kernels folder; PyOpenCL: "
+    "~/.cache/pyopencl) and run it once under clcapture, which stores the source of every binary the "
+    "application reads (CLCAPTURE_STORE)";
+
+const SvmInfo *HandleMirrors::svmHolding(const void *pointer, std::uint64_t &offset) const {
+  auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  auto it = svms.upper_bound(address);
+  if (it == svms.begin())
+    return nullptr;
+  --it;
+  if (address >= it->first + std::max<std::size_t>(it->second.size, 1))
+    return nullptr;
+  offset = address - it->first;
+  return &it->second;
+}
+
+std::uint64_t HandleMirrors::queueNumber(cl_command_queue queue) {
+  auto it = queues.find(queue);
+  if (it == queues.end())
+    it = queues.emplace(queue, nextQueue++).first;
+  return it->second;
+}
+
+bool HandleMirrors::outOfOrder(const cl_icd_dispatch &d, cl_command_queue queue) {
+  auto known = queueOutOfOrder.find(queue);
+  if (known != queueOutOfOrder.end())
+    return known->second;
+  bool result = true; // when in doubt, wait explicitly
+  cl_command_queue_properties props = 0;
+  if (d.clGetCommandQueueInfo &&
+      d.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr) == CL_SUCCESS)
+    result = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+  queueOutOfOrder.emplace(queue, result);
+  return result;
+}
+
+std::uint64_t HandleMirrors::threadNumber() {
+  thread_local std::uint64_t number = UINT64_MAX;
+  if (number == UINT64_MAX)
+    number = nextThread++;
+  return number;
+}
+
+void HandleMirrors::queueReleased(cl_command_queue queue) {
+  queues.erase(queue);
+  queueOutOfOrder.erase(queue);
+}
+
+void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size) {
+  MemInfo m;
+  m.id = nextMem++;
+  m.flags = flags;
+  m.size = size;
+  mems[mem] = m;
+}
+
+void HandleMirrors::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin,
+                                     std::size_t size) {
+  auto p = mems.find(parent);
+  MemInfo m;
+  m.id = nextMem++;
+  m.flags = flags;
+  if (p != mems.end()) {
+    const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+    const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    const cl_mem_flags creation = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+    if (!(flags & access))
+      m.flags |= p->second.flags & access;
+    if (!(flags & host))
+      m.flags |= p->second.flags & host;
+    m.flags |= p->second.flags & creation;
+    m.parent = p->second.id;
+  }
+  m.origin = origin;
+  m.size = size;
+  mems[mem] = m;
+}
+
+} // namespace clcapture::layer

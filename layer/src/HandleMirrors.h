@@ -1,0 +1,138 @@
+//===- HandleMirrors.h - The application's OpenCL objects, as the engine knows them -*- C++ -*-===//
+//
+// The engine mirrors programs, kernels (with their argument values), buffers, SVM allocations and queues,
+// keyed by the driver's real handles. Each mirror follows the application's own reference count and is
+// forgotten at zero, because drivers hand the same handle out again for a new object. Ids written to the
+// capture (programs, memory objects, queues, threads) are counters, never pointer values, so folders are
+// deterministic. Guarded by the engine's lock.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "CallSite.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <CL/cl_icd.h>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::layer {
+
+struct ProgramInfo {
+  std::uint64_t id = 0;
+  std::string source;
+  std::string options; ///< the application's own build options
+  format::ProgramOrigin origin = format::ProgramOrigin::Source;
+  long refs = 1;
+  CallSite createdAt = 0; ///< the application's clCreateProgramWithSource (or ...WithBinary)
+  const char *createdWith = "clCreateProgramWithSource";
+  CallSite builtAt = 0; ///< its latest clBuildProgram
+  /// BinarySourceRecovered: the devices whose binary the program store knew (launches elsewhere are not
+  /// verifiable: another device's binary may come from another source).
+  std::vector<cl_device_id> sourceDevices;
+  std::string noSourceReason; ///< Binary: why there is no source, and how to get it
+};
+
+/// Whether launches of a program with this origin can be instantiations (they have source).
+bool hasSource(format::ProgramOrigin origin);
+
+/// How to get the source of a program loaded from an application's binary cache (issue 10).
+extern const char *const kHowToRecoverSource;
+
+struct ArgValue {
+  bool set = false;
+  std::vector<std::uint8_t> bytes; ///< empty when the value pointer was NULL
+  std::size_t size = 0;
+  bool svm = false; ///< set by clSetKernelArgSVMPointer: `svmPointer` is the value
+  const void *svmPointer = nullptr;
+  CallSite setAt = 0; ///< the application's clSetKernelArg that set this value
+};
+
+/// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
+struct ParamInfo {
+  std::string name;
+  std::string type;
+  bool haveQualifier = false;
+  cl_kernel_arg_address_qualifier qualifier = 0;
+};
+
+struct KernelInfo {
+  std::shared_ptr<ProgramInfo> program; ///< shared: the kernel keeps its program alive in the driver too
+  std::string name;
+  std::vector<ArgValue> args;
+  long refs = 1;
+  /// CLCAPTURE_KERNELS admits this kernel: only then are its argument-setting call sites worth a stack walk.
+  bool wanted = true;
+  /// Asked of the driver at the kernel's first captured launch, then reused: launches are a hot path.
+  std::optional<std::vector<ParamInfo>> params;
+  std::string kernelFile; ///< the stored source's name in the capture folder, once written
+};
+
+struct MemInfo {
+  std::uint64_t id = 0;
+  cl_mem_flags flags = 0;
+  std::size_t size = 0;
+  long refs = 1;
+  std::optional<std::uint64_t> parent; ///< a sub-buffer's parent (OpenCL 1.2: never itself a sub-buffer)
+  std::uint64_t origin = 0;            ///< a sub-buffer's offset in its parent
+};
+
+struct SvmInfo {
+  std::uint64_t id = 0;
+  cl_svm_mem_flags flags = 0;
+  std::size_t size = 0;
+};
+
+struct HandleMirrors {
+  std::map<cl_program, std::shared_ptr<ProgramInfo>> programs;
+  std::map<cl_kernel, KernelInfo> kernels;
+  std::map<cl_mem, MemInfo> mems;
+  std::map<std::uintptr_t, SvmInfo> svms; ///< by start address
+  std::map<cl_command_queue, std::uint64_t> queues;
+  std::map<cl_command_queue, bool> queueOutOfOrder;
+  std::uint64_t nextProgram = 0, nextMem = 0, nextSvm = 0, nextThread = 0, nextQueue = 0;
+
+  /// The SVM allocation holding `pointer`, and the pointer's offset in it.
+  const SvmInfo *svmHolding(const void *pointer, std::uint64_t &offset) const;
+  /// The queue's number: counted, never reused, even when the driver reuses a released queue's handle.
+  std::uint64_t queueNumber(cl_command_queue queue);
+  /// Whether the queue runs commands out of order (asked once; true when the driver cannot say).
+  bool outOfOrder(const cl_icd_dispatch &d, cl_command_queue queue);
+  /// This host thread's number: assigned at its first launch and kept in a thread_local, because the system
+  /// reuses thread ids once a thread has ended (a map keyed by id merged two threads of the threads sample).
+  std::uint64_t threadNumber();
+  void queueReleased(cl_command_queue queue);
+
+  std::uint64_t newProgramId() { return nextProgram++; }
+  void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size);
+  /// OpenCL 1.2 §5.2.1: access and host-access flags left out are inherited from the parent.
+  void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin, std::size_t size);
+};
+
+/// The application's reference count, mirrored: +1 on retain, -1 on release, forgotten at zero (the driver
+/// may then hand the same handle out for a new object).
+inline long &refsOf(std::shared_ptr<ProgramInfo> &p) {
+  return p->refs;
+}
+template <typename Info> long &refsOf(Info &info) {
+  return info.refs;
+}
+
+template <typename Map> void retainIn(Map &map, typename Map::key_type handle) {
+  auto it = map.find(handle);
+  if (it != map.end())
+    ++refsOf(it->second);
+}
+
+template <typename Map> void releaseIn(Map &map, typename Map::key_type handle) {
+  auto it = map.find(handle);
+  if (it != map.end() && --refsOf(it->second) <= 0)
+    map.erase(it);
+}
+
+} // namespace clcapture::layer

@@ -1,0 +1,195 @@
+//===- LaunchWriter.cpp - The writer thread: blobs and records, in each queue's launch order -===//
+
+#include "LaunchWriter.h"
+
+#include "CallSiteResolver.h"
+#include "CaptureEngine.h"
+#include "Log.h"
+
+#include <chrono>
+#include <cstdlib>
+
+namespace clcapture::layer {
+
+namespace fmt = clcapture::format;
+
+namespace {
+
+/// Symbolises the launch's call sites: every call goes to the sidecar with what is known about it; those
+/// with a DWARF file and line also go to captures.json's host_api_calls, which the seed requires to have
+/// both (no key at all when none has them).
+void describeCalls(PendingLaunch &launch) {
+  std::vector<fmt::HostApiCall> withLines;
+  for (const PendingLaunch::Call &call : launch.calls) {
+    ResolvedCallSite where = CallSiteResolver::instance().resolve(call.site);
+    if (where.module.empty())
+      continue; // libdw unusable, or an address in no module: nothing worth recording
+    fmt::HostCallFacts facts;
+    facts.functionName = call.function;
+    facts.argument = call.argument;
+    facts.module = where.module;
+    facts.moduleOffset = where.moduleOffset;
+    if (!where.function.empty())
+      facts.caller = where.function;
+    if (where.line > 0) {
+      facts.compilationUnit = where.file;
+      facts.lineNumber = where.line;
+      withLines.push_back(fmt::HostApiCall{call.function, where.file, where.line});
+    }
+    launch.facts.hostCalls.push_back(std::move(facts));
+  }
+  if (!withLines.empty())
+    launch.inst.hostApiCalls = std::move(withLines);
+}
+
+} // namespace
+
+LaunchWriter &LaunchWriter::instance() {
+  static LaunchWriter *writer = new LaunchWriter(); // never destroyed: drained at exit instead
+  return *writer;
+}
+
+void LaunchWriter::push(std::shared_ptr<PendingLaunch> launch) {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_arrived.push_back(std::move(launch));
+  }
+  m_ready.notify_one();
+}
+
+void LaunchWriter::started(std::uint64_t queue, std::uint64_t launch) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  ++m_pending;
+  m_started[queue].insert(launch);
+}
+
+void LaunchWriter::waitForQueue(std::uint64_t queue, double seconds) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_started[queue].empty(); });
+}
+
+void LaunchWriter::drain(double seconds) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  if (m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending == 0; }))
+    return;
+  m_inAnyOrder = true;
+  m_ready.notify_one();
+  m_written.wait_for(lock, std::chrono::seconds(2), [&] { return m_pending == neverArrived(); });
+  if (m_pending)
+    log(LogLevel::Warning,
+        std::to_string(m_pending) + " launch(es) still waiting for their buffer reads at exit; not recorded");
+}
+
+LaunchWriter::LaunchWriter() : m_thread([this] { run(); }) {
+  m_thread.detach();
+  // Runs before the drivers' own exit handlers (they registered theirs earlier, when they loaded).
+  std::atexit([] { LaunchWriter::instance().drain(10.0); });
+}
+
+/// Started launches that have not arrived (their reads are not done): m_pending minus those held.
+long LaunchWriter::neverArrived() const {
+  long held = 0;
+  for (const auto &[queue, launches] : m_held)
+    held += static_cast<long>(launches.size());
+  return m_pending - held;
+}
+
+/// A held launch that may be written now: the earliest started launch of its queue, or any when
+/// m_inAnyOrder.
+std::shared_ptr<PendingLaunch> LaunchWriter::nextWritable() {
+  for (auto &[queue, held] : m_held) {
+    if (held.empty())
+      continue;
+    auto &started = m_started[queue];
+    auto first = held.begin();
+    if (m_inAnyOrder || started.empty() || *started.begin() == first->first) {
+      std::shared_ptr<PendingLaunch> launch = std::move(first->second);
+      held.erase(first);
+      return launch;
+    }
+  }
+  return nullptr;
+}
+
+void LaunchWriter::run() {
+  for (;;) {
+    std::shared_ptr<PendingLaunch> launch;
+    {
+      std::unique_lock<std::mutex> lock(m_mutex);
+      m_ready.wait(lock, [this] {
+        while (!m_arrived.empty()) {
+          std::shared_ptr<PendingLaunch> a = std::move(m_arrived.front());
+          m_arrived.pop_front();
+          if (a->discard)
+            m_discarded.push_back(std::move(a));
+          else
+            m_held[a->facts.queue].emplace(a->facts.launch, std::move(a));
+        }
+        if (!m_discarded.empty()) {
+          return true;
+        }
+        return static_cast<bool>(m_next = nextWritable());
+      });
+      if (!m_discarded.empty()) {
+        launch = std::move(m_discarded.front());
+        m_discarded.pop_front();
+      } else {
+        launch = std::move(m_next);
+      }
+    }
+    if (!launch->discard)
+      write(*launch);
+    // Staging copies are ours: released here, never in a driver callback.
+    for (auto &snap : launch->snapshots)
+      if (snap->staging)
+        launch->driver->clReleaseMemObject(snap->staging);
+    if (launch->discard)
+      continue; // never counted as started
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      --m_pending;
+      m_started[launch->facts.queue].erase(launch->facts.launch);
+    }
+    m_written.notify_all();
+    m_ready.notify_one(); // the next launch of the queue may be held already
+  }
+}
+
+void LaunchWriter::write(PendingLaunch &launch) {
+  CaptureEngine &engine = CaptureEngine::instance();
+  if (!engine.enabled())
+    return;
+  try {
+    describeCalls(launch);
+    auto &args = *launch.inst.kernelArguments;
+    for (auto &snap : launch.snapshots) {
+      auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
+      fmt::ArgumentFacts &af = launch.facts.arguments[snap->argument];
+      if (snap->failed) {
+        af.dataSkipped = "the read of the buffer failed";
+        continue;
+      }
+      auto name = launch.recorder->putData(snap->bytes.data(), snap->bytes.size());
+      if (!name) {
+        engine.disable(name.error());
+        return;
+      }
+      array.data = *name;
+      af.dataSkipped.reset();
+    }
+    auto index = launch.recorder->append(launch.inst, launch.facts);
+    if (!index && launch.recorder->broken()) {
+      engine.disable(index.error());
+    } else if (!index) {
+      // One launch the format refuses (e.g. a local size the driver accepted but OpenCL forbids) costs
+      // that launch only: listed in the sidecar with the reason, capture goes on.
+      log(LogLevel::Warning, "launch " + std::to_string(launch.facts.launch) + ": " + index.error());
+      if (auto listed = launch.recorder->appendNotCaptured(launch.facts, index.error()); !listed)
+        engine.disable(listed.error());
+    }
+  } catch (const std::exception &e) {
+    engine.disable(std::string("writing a launch: ") + e.what());
+  }
+}
+
+} // namespace clcapture::layer

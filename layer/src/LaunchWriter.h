@@ -1,0 +1,66 @@
+//===- LaunchWriter.h - The writer thread: blobs and records, in each queue's launch order -*- C++ -*-===//
+//
+// Blobs and records are written here, never on the application's thread or in a driver callback (no blocking
+// work in callbacks). A launch arrives when its reads are done; captures.json lists each queue's launches in
+// launch order whatever order the driver completes the reads in (Oclgrind runs completion callbacks out of
+// order), so an early arrival is held until the queue's earlier launches are written. clFinish waits for a
+// queue's launches (SIGKILL after a finish loses nothing), and exit waits for all of them, at most 10 s.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "PendingLaunch.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace clcapture::layer {
+
+class LaunchWriter {
+public:
+  static LaunchWriter &instance();
+
+  /// The launch's reads are done (or it was discarded): it may be written.
+  void push(std::shared_ptr<PendingLaunch> launch);
+
+  /// The launch was accepted by the driver: it will arrive, and its queue's later launches are written
+  /// after it.
+  void started(std::uint64_t queue, std::uint64_t launch);
+
+  /// Waits (at most `seconds`) until every launch of `queue` started so far is written. Called after the
+  /// driver's clFinish: the queue's reads are done, so only callbacks and the writer can still be busy.
+  void waitForQueue(std::uint64_t queue, double seconds);
+
+  /// Waits (at most `seconds`) until every started launch is written: called at exit. Launches held back
+  /// behind one whose reads never completed are then written out of order rather than lost.
+  void drain(double seconds);
+
+private:
+  LaunchWriter();
+  long neverArrived() const;
+  std::shared_ptr<PendingLaunch> nextWritable();
+  void run();
+  static void write(PendingLaunch &launch);
+
+  std::mutex m_mutex;
+  std::condition_variable m_ready;
+  std::deque<std::shared_ptr<PendingLaunch>> m_arrived;   ///< reads done, not yet sorted
+  std::deque<std::shared_ptr<PendingLaunch>> m_discarded; ///< refused launches: only staging to release
+  /// Reads done, waiting for the earlier launches of their queue: queue → launch number → launch.
+  std::map<std::uint64_t, std::map<std::uint64_t, std::shared_ptr<PendingLaunch>>> m_held;
+  std::shared_ptr<PendingLaunch> m_next;
+  std::condition_variable m_written;
+  long m_pending = 0; ///< launches started but not yet written
+  /// Launch numbers started but not yet written, per queue id.
+  std::map<std::uint64_t, std::set<std::uint64_t>> m_started;
+  bool m_inAnyOrder = false;
+  std::thread m_thread;
+};
+
+} // namespace clcapture::layer

@@ -1,0 +1,56 @@
+//===- PendingLaunch.h - One launch between its enqueue and its record -*- C++ -*-===//
+//
+// prepare() describes the launch (the instantiation without buffer contents, the sidecar facts, the host
+// calls) and starts the reads that will supply the contents (BufferSnapshots.h); commit() hands it to the
+// driver's completion callbacks, the last of which passes it to the writer thread (LaunchWriter.h).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "CallSite.h"
+#include "clcapture/format/CaptureRecorder.h"
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <CL/cl_icd.h>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clcapture::layer {
+
+struct PendingLaunch {
+  /// One argument's bytes, read by the driver without blocking.
+  struct Snapshot {
+    std::size_t argument = 0;        ///< index in kernelArguments
+    std::vector<std::uint8_t> bytes; ///< filled by the driver's read
+    cl_event event = nullptr;
+    cl_mem staging = nullptr; ///< the copy read instead of a CL_MEM_HOST_NO_ACCESS buffer; released after
+    std::atomic<bool> failed{false};
+    PendingLaunch *owner = nullptr;
+  };
+  /// One of the application's calls behind the launch (SPEC §3 host_api_calls), symbolised on the writer
+  /// thread.
+  struct Call {
+    const char *function;
+    std::optional<std::uint32_t> argument;
+    CallSite site;
+  };
+
+  bool discard = false; ///< the driver refused the launch: drop it once its reads are done
+  format::Instantiation inst;
+  format::LaunchFacts facts;
+  format::CaptureRecorder *recorder = nullptr;
+  const cl_icd_dispatch *driver = nullptr;
+  std::vector<std::unique_ptr<Snapshot>> snapshots;
+  std::vector<cl_event>
+      ownedWaits;          ///< events of ours the launch waits for (staging copies): released at commit
+  std::vector<Call> calls; ///< oldest first
+  std::atomic<std::size_t> outstanding{0};
+  std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
+};
+
+} // namespace clcapture::layer
