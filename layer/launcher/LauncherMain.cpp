@@ -76,12 +76,15 @@ int main(int argc, char **argv) {
       "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)"};
   app.prefix_command();
   std::string dir, kernels, launches, data, maxBytes, minFree, icd, logLevel, callSites, store;
-  bool layer = false, noPreflight = false;
+  bool layer = false, noPreflight = false, dataAfter = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
+  app.add_flag("--data-after", dataAfter,
+               "also record the bytes of the buffers each launch may write, after it (for clcapture-replay "
+               "--compare)");
   app.add_option(
       "--max-bytes", maxBytes,
       "total buffer bytes to capture (default 4G; e.g. 16G, or unlimited); past it, metadata only");
@@ -110,7 +113,8 @@ int main(int argc, char **argv) {
   auto controls = clcapture::layer::parseControls(
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
       data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str(),
-      callSites.empty() ? nullptr : callSites.c_str(), nullptr, minFree.empty() ? nullptr : minFree.c_str());
+      callSites.empty() ? nullptr : callSites.c_str(), nullptr, minFree.empty() ? nullptr : minFree.c_str(),
+      dataAfter ? "on" : nullptr);
   if (!controls.error.empty()) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
@@ -138,6 +142,8 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
   pass("CLCAPTURE_MIN_FREE", minFree);
   pass("CLCAPTURE_CALL_SITES", callSites);
+  if (dataAfter)
+    env.set("CLCAPTURE_DATA_AFTER", "on");
   pass("CLCAPTURE_STORE", store);
   pass("CLCAPTURE_LOG", logLevel);
 

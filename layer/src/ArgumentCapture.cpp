@@ -59,10 +59,13 @@ CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors
         ranges.push_back(MemoryRange{true, svm->id, offset, svm->size, i});
         out.arguments.push_back(
             format::ArrayArgument{size, space, format::memFlagNames(svm->flags), std::nullopt});
+        ReadPlan plan{ReadPlan::From::Svm, i, nullptr, value.svmPointer, static_cast<std::size_t>(size)};
         if (auto skipped = budget.take(size))
           af.dataSkipped = *skipped;
         else
-          out.reads.push_back(ReadPlan{ReadPlan::From::Svm, i, nullptr, value.svmPointer, size});
+          out.reads.push_back(plan);
+        if (space == format::AddressSpace::Global && !param.isConst && !(svm->flags & CL_MEM_READ_ONLY))
+          out.written.push_back(plan);
       }
     } else if (isLocal) {
       af.kind = format::ArgumentKind::LocalMemory;
@@ -96,13 +99,16 @@ CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors
         }
         out.arguments.push_back(
             format::ArrayArgument{m.size, space, format::memFlagNames(m.flags), std::nullopt});
+        // The host may not read a CL_MEM_HOST_NO_ACCESS buffer: the device copies it to a staging buffer.
+        ReadPlan plan{(m.flags & CL_MEM_HOST_NO_ACCESS) ? ReadPlan::From::StagedBuffer
+                                                        : ReadPlan::From::Buffer,
+                      i, mem, nullptr, m.size};
         if (auto skipped = budget.take(m.size))
           af.dataSkipped = *skipped;
         else
-          // The host may not read a CL_MEM_HOST_NO_ACCESS buffer: the device copies it to a staging buffer.
-          out.reads.push_back(ReadPlan{(m.flags & CL_MEM_HOST_NO_ACCESS) ? ReadPlan::From::StagedBuffer
-                                                                         : ReadPlan::From::Buffer,
-                                       i, mem, nullptr, m.size});
+          out.reads.push_back(plan);
+        if (!constant && !param.isConst && !(m.flags & CL_MEM_READ_ONLY))
+          out.written.push_back(plan);
       }
     } else {
       af.kind = format::ArgumentKind::Scalar;

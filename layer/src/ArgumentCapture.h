@@ -26,6 +26,9 @@ struct CapturedArguments {
   std::vector<format::ArgumentFacts> facts;      ///< the sidecar's, one per argument
   std::vector<std::vector<std::uint32_t>> aliases;
   std::vector<ReadPlan> reads; ///< the bytes to take, admitted by the budget
+  /// The buffers and SVM ranges the kernel may write (global, not const, not CL_MEM_READ_ONLY): what
+  /// CLCAPTURE_DATA_AFTER reads after the launch. Not yet admitted by the budget.
+  std::vector<ReadPlan> written;
 };
 
 /// `kernel.params` must be known (askParams).

@@ -4,6 +4,7 @@
 
 #include "LaunchWriter.h"
 
+#include <optional>
 #include <string>
 
 namespace clcapture::layer {
@@ -43,21 +44,21 @@ cl_int enqueueStagedRead(const cl_icd_dispatch &d, cl_command_queue queue, const
                                &snap.event);
 }
 
-} // namespace
-
-void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const std::vector<ReadPlan> &plans,
-                      cl_uint numWaits, const cl_event *waits, bool outOfOrder,
-                      const std::shared_ptr<PendingLaunch> &launch, std::vector<cl_event> &extraWaits) {
+void enqueueReads(const cl_icd_dispatch &d, cl_command_queue queue, const std::vector<ReadPlan> &plans,
+                  cl_uint numWaits, const cl_event *waits, bool outOfOrder, bool after,
+                  const std::shared_ptr<PendingLaunch> &launch, std::vector<cl_event> &extraWaits) {
   bool waitListUsable = numWaits == 0 || waits != nullptr;
   for (const ReadPlan &plan : plans) {
     format::ArgumentFacts &af = launch->facts.arguments[plan.argument];
+    std::optional<std::string> &skipped = after ? af.dataAfterSkipped : af.dataSkipped;
     if (!waitListUsable) {
-      af.dataSkipped = "the launch's wait list is invalid; contents not read";
+      skipped = "the launch's wait list is invalid; contents not read";
       continue;
     }
     auto snap = std::make_unique<PendingLaunch::Snapshot>();
     snap->argument = plan.argument;
     snap->owner = launch.get();
+    snap->after = after;
     snap->bytes.resize(plan.size);
     cl_event gate = nullptr; // what the launch must wait for on an out-of-order queue
     cl_int status = CL_SUCCESS;
@@ -80,7 +81,7 @@ void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const st
       break;
     }
     if (status != CL_SUCCESS) {
-      af.dataSkipped = "reading the buffer failed with " + std::to_string(status);
+      skipped = "reading the buffer failed with " + std::to_string(status);
       if (gate && gate != snap->event)
         d.clReleaseEvent(gate);
       if (snap->staging)
@@ -95,6 +96,22 @@ void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const st
       launch->ownedWaits.push_back(gate);
     launch->snapshots.push_back(std::move(snap));
   }
+}
+
+} // namespace
+
+void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const std::vector<ReadPlan> &plans,
+                      cl_uint numWaits, const cl_event *waits, bool outOfOrder,
+                      const std::shared_ptr<PendingLaunch> &launch, std::vector<cl_event> &extraWaits) {
+  enqueueReads(d, queue, plans, numWaits, waits, outOfOrder, false, launch, extraWaits);
+}
+
+void enqueueAfterSnapshots(const cl_icd_dispatch &d, const std::shared_ptr<PendingLaunch> &launch) {
+  std::vector<cl_event> unused; // an in-order queue: nothing waits for these reads
+  enqueueReads(d, launch->queue, launch->afterReads, 0, nullptr, false, true, launch, unused);
+  for (cl_event e : launch->ownedWaits) // staging copies' events: the reads hold their own references
+    d.clReleaseEvent(e);
+  launch->ownedWaits.clear();
 }
 
 void watchSnapshots(const std::shared_ptr<PendingLaunch> &launch) {

@@ -19,22 +19,17 @@
 
 namespace clcapture::layer {
 
-/// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
-/// buffer, or an SVM range.
-struct ReadPlan {
-  enum class From { Buffer, StagedBuffer, Svm } from = From::Buffer;
-  std::size_t argument = 0;
-  cl_mem mem = nullptr;
-  const void *svm = nullptr;
-  std::size_t size = 0;
-};
-
 /// Enqueues the reads of `plans` on `queue` after the launch's wait list (`numWaits`, `waits`), adding a
 /// snapshot to `launch` for each read started. A read that cannot start leaves its argument's data_skipped
 /// set. On an out-of-order queue `extraWaits` receives what the launch must wait for.
 void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const std::vector<ReadPlan> &plans,
                       cl_uint numWaits, const cl_event *waits, bool outOfOrder,
                       const std::shared_ptr<PendingLaunch> &launch, std::vector<cl_event> &extraWaits);
+
+/// CLCAPTURE_DATA_AFTER, once the driver accepted the launch: enqueues the reads of `launch->afterReads` on
+/// its in-order queue, which runs them after the launch completes and before any later command. A read that
+/// cannot start leaves its argument's data_after_skipped set.
+void enqueueAfterSnapshots(const cl_icd_dispatch &d, const std::shared_ptr<PendingLaunch> &launch);
 
 /// After the launch was enqueued: a completion callback on each snapshot's read; the last one to complete
 /// passes the launch (also a discarded one: it may hold staging buffers) to the writer thread.

@@ -55,7 +55,7 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites, const char *store,
-                              const char *minFree) {
+                              const char *minFree, const char *dataAfter) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -98,7 +98,7 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
   }
   if (maxBytes && *maxBytes) {
     auto budget = std::string(maxBytes) == "unlimited" ? std::optional<std::uint64_t>(UINT64_MAX)
-                                                         : parseBytes(maxBytes);
+                                                       : parseBytes(maxBytes);
     if (!budget) {
       c.error = std::string("CLCAPTURE_MAX_BYTES=") + maxBytes +
                 ": expected a byte count (e.g. 1073741824 or 1G) or unlimited";
@@ -120,6 +120,15 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
       c.callSites = false;
     else if (text != "on") {
       c.error = "CLCAPTURE_CALL_SITES=" + text + ": expected on or off";
+      return c;
+    }
+  }
+  if (dataAfter && *dataAfter) {
+    std::string text(dataAfter);
+    if (text == "on" || text == "1")
+      c.dataAfter = true;
+    else if (text != "off" && text != "0") {
+      c.error = "CLCAPTURE_DATA_AFTER=" + text + ": expected on or off";
       return c;
     }
   }
@@ -146,7 +155,7 @@ CaptureControls controlsFromEnvironment() {
   CaptureControls c = parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
                                     std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
                                     std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"),
-                                    std::getenv("CLCAPTURE_MIN_FREE"));
+                                    std::getenv("CLCAPTURE_MIN_FREE"), std::getenv("CLCAPTURE_DATA_AFTER"));
   if (c.storeFolder && c.storeFolder->empty())
     c.storeFolder = defaultStoreFolder(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
   return c;

@@ -28,6 +28,9 @@ struct CaptureControls {
   /// 2 GiB, whichever is larger; 0 or `off`: no floor.
   std::optional<std::uint64_t> minFree;
   bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
+  /// CLCAPTURE_DATA_AFTER=on: also the bytes of the buffers each launch may write, once it completed (sidecar
+  /// data_after), for replay comparison.
+  bool dataAfter = false;
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
   /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),
   /// nothing at all when CLCAPTURE_STORE=off or there is no default.
@@ -43,7 +46,8 @@ struct CaptureControls {
 /// Parses the settings from explicit values (nullptr: unset); the environment version calls this.
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites = nullptr,
-                              const char *store = nullptr, const char *minFree = nullptr);
+                              const char *store = nullptr, const char *minFree = nullptr,
+                              const char *dataAfter = nullptr);
 /// The program store's default folder: $XDG_CACHE_HOME/clcapture/programs (an absolute XDG_CACHE_HOME only,
 /// as the XDG base-directory spec says), else $HOME/.cache/clcapture/programs; nothing without either.
 std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home);

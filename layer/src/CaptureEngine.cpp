@@ -526,6 +526,24 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   if (!captured.reads.empty())
     enqueueSnapshots(d, queue, captured.reads, numWaits, waits, s.mirrors.outOfOrder(d, queue), pending,
                      extraWaits);
+
+  // CLCAPTURE_DATA_AFTER: the written buffers are read after the launch, in commit(). Only on an in-order
+  // queue, which runs the reads right after the launch and before any later command; on an out-of-order
+  // queue a later command that waits for the launch could change the bytes before the read takes them.
+  if (s.controls.dataAfter && !captured.written.empty()) {
+    bool outOfOrder = s.mirrors.outOfOrder(d, queue);
+    for (const ReadPlan &plan : captured.written) {
+      std::optional<std::string> &skipped = facts.arguments[plan.argument].dataAfterSkipped;
+      if (outOfOrder)
+        skipped =
+            "an out-of-order queue: a later command may change the bytes before a read after the launch";
+      else if (auto refused = s.budget.take(plan.size))
+        skipped = *refused;
+      else
+        pending->afterReads.push_back(plan);
+    }
+  }
+  pending->queue = queue;
   return pending;
 }
 
@@ -561,6 +579,8 @@ void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int 
   launch->ownedWaits.clear();
   if (!launch->discard)
     LaunchWriter::instance().started(launch->facts.queue, launch->facts.launch);
+  if (!launch->discard && !launch->afterReads.empty())
+    enqueueAfterSnapshots(d, launch);
   if (launch->snapshots.empty()) {
     if (!launch->discard)
       LaunchWriter::instance().push(launch);

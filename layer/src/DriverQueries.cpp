@@ -60,6 +60,11 @@ std::vector<ParamInfo> askParams(const cl_icd_dispatch &d, cl_kernel kernel) {
     p.haveQualifier =
         d.clGetKernelArgInfo && d.clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
                                                      sizeof p.qualifier, &p.qualifier, nullptr) == CL_SUCCESS;
+    cl_kernel_arg_type_qualifier typeQualifier = 0;
+    p.isConst = d.clGetKernelArgInfo &&
+                d.clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof typeQualifier,
+                                     &typeQualifier, nullptr) == CL_SUCCESS &&
+                (typeQualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
   }
   return params;
 }

@@ -59,6 +59,7 @@ struct ParamInfo {
   std::string type;
   bool haveQualifier = false;
   cl_kernel_arg_address_qualifier qualifier = 0;
+  bool isConst = false; ///< CL_KERNEL_ARG_TYPE_CONST: the kernel cannot write through it
 };
 
 struct KernelInfo {

@@ -166,7 +166,7 @@ void LaunchWriter::write(PendingLaunch &launch) {
       auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
       fmt::ArgumentFacts &af = launch.facts.arguments[snap->argument];
       if (snap->failed) {
-        af.dataSkipped = "the read of the buffer failed";
+        (snap->after ? af.dataAfterSkipped : af.dataSkipped) = "the read of the buffer failed";
         continue;
       }
       auto name = launch.recorder->putData(snap->bytes.data(), snap->bytes.size());
@@ -174,8 +174,13 @@ void LaunchWriter::write(PendingLaunch &launch) {
         engine.disable(name.error());
         return;
       }
-      array.data = *name;
-      af.dataSkipped.reset();
+      if (snap->after) {
+        af.dataAfter = *name;
+        af.dataAfterSkipped.reset();
+      } else {
+        array.data = *name;
+        af.dataSkipped.reset();
+      }
     }
     auto index = launch.recorder->append(launch.inst, launch.facts);
     if (!index && launch.recorder->broken()) {

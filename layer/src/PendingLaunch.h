@@ -22,6 +22,16 @@
 
 namespace clcapture::layer {
 
+/// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
+/// buffer, or an SVM range.
+struct ReadPlan {
+  enum class From { Buffer, StagedBuffer, Svm } from = From::Buffer;
+  std::size_t argument = 0;
+  cl_mem mem = nullptr;
+  const void *svm = nullptr;
+  std::size_t size = 0;
+};
+
 struct PendingLaunch {
   /// One argument's bytes, read by the driver without blocking.
   struct Snapshot {
@@ -31,6 +41,7 @@ struct PendingLaunch {
     cl_mem staging = nullptr; ///< the copy read instead of a CL_MEM_HOST_NO_ACCESS buffer; released after
     std::atomic<bool> failed{false};
     PendingLaunch *owner = nullptr;
+    bool after = false; ///< read once the launch completed (CLCAPTURE_DATA_AFTER), not before it
   };
   /// One of the application's calls behind the launch (SPEC §3 host_api_calls), symbolised on the writer
   /// thread.
@@ -49,6 +60,9 @@ struct PendingLaunch {
   std::vector<cl_event>
       ownedWaits;          ///< events of ours the launch waits for (staging copies): released at commit
   std::vector<Call> calls; ///< oldest first
+  cl_command_queue queue = nullptr;
+  /// CLCAPTURE_DATA_AFTER: the buffers the launch may write, read after it once the driver accepted it.
+  std::vector<ReadPlan> afterReads;
   std::atomic<std::size_t> outstanding{0};
   std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
 };

@@ -107,3 +107,11 @@ TEST_CASE("free space: takes stop at the floor of the folder's real file system"
   missing.configure("/nonexistent/folder/for/clcapture", std::nullopt);
   CHECK_FALSE(missing.take(1)); // no answer from statvfs: no bytes
 }
+
+TEST_CASE("controls: data after each launch, off by default", "[layer][controls]") {
+  CHECK_FALSE(parseControls(nullptr, nullptr, nullptr, nullptr).dataAfter);
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "on").dataAfter);
+  CHECK_FALSE(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "off").dataAfter);
+  CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "yes").error ==
+        "CLCAPTURE_DATA_AFTER=yes: expected on or off");
+}
