@@ -9,7 +9,7 @@
 
 namespace clcapture::layer {
 
-CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors &mirrors,
+CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
                                    format::Endianness endianness, DataBudget &budget) {
   CapturedArguments out;
   const cl_uint numArgs = static_cast<cl_uint>(kernel.params->size());
@@ -87,7 +87,7 @@ CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors
         af.kind = mem ? format::ArgumentKind::Unknown : format::ArgumentKind::NullBuffer;
         out.arguments.push_back(format::ArrayArgument{std::nullopt, space, std::nullopt, std::nullopt});
       } else {
-        const MemInfo &m = memIt->second;
+        MemInfo &m = memIt->second;
         af.kind = format::ArgumentKind::Buffer;
         af.memObject = m.id;
         af.memFlags = m.flags;
@@ -103,12 +103,32 @@ CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors
         ReadPlan plan{(m.flags & CL_MEM_HOST_NO_ACCESS) ? ReadPlan::From::StagedBuffer
                                                         : ReadPlan::From::Buffer,
                       i, mem, nullptr, m.size};
-        if (auto skipped = budget.take(m.size))
+        // Bytes an earlier completed read took, with no writer enqueued since (HandleMirrors::written), are
+        // recorded again instead of read again.
+        const SharedBlob *last = m.lastRead.get();
+        bool unchanged = mirrors.reuseAllowed && m.reusable && last && m.lastReadWrites == *m.writes &&
+                         !last->failed.load() &&
+                         (last->done.load(std::memory_order_acquire) || m.lastReadQueue == queue);
+        if (unchanged) {
+          if (auto refused = budget.refusal(m.size))
+            af.dataSkipped = *refused;
+          else
+            out.reused.emplace_back(i, m.lastRead);
+        } else if (auto skipped = budget.take(m.size)) {
           af.dataSkipped = *skipped;
-        else
+        } else {
+          plan.blob = std::make_shared<SharedBlob>();
           out.reads.push_back(plan);
-        if (!constant && !param.isConst && !(m.flags & CL_MEM_READ_ONLY))
+          if (m.reusable) {
+            m.lastRead = plan.blob;
+            m.lastReadWrites = *m.writes;
+            m.lastReadQueue = queue;
+          }
+        }
+        if (!constant && !param.isConst && !(m.flags & CL_MEM_READ_ONLY)) {
+          plan.blob.reset(); // the bytes after the launch go elsewhere
           out.written.push_back(plan);
+        }
       }
     } else {
       af.kind = format::ArgumentKind::Scalar;

@@ -17,6 +17,8 @@
 #include "clcapture/format/Sidecar.h"
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace clcapture::layer {
@@ -26,13 +28,16 @@ struct CapturedArguments {
   std::vector<format::ArgumentFacts> facts;      ///< the sidecar's, one per argument
   std::vector<std::vector<std::uint32_t>> aliases;
   std::vector<ReadPlan> reads; ///< the bytes to take, admitted by the budget
+  /// Arguments whose bytes an earlier read still stands for (nothing could have written them since).
+  std::vector<std::pair<std::size_t, std::shared_ptr<SharedBlob>>> reused;
   /// The buffers and SVM ranges the kernel may write (global, not const, not CL_MEM_READ_ONLY): what
   /// CLCAPTURE_DATA_AFTER reads after the launch. Not yet admitted by the budget.
   std::vector<ReadPlan> written;
 };
 
-/// `kernel.params` must be known (askParams).
-CapturedArguments captureArguments(const KernelInfo &kernel, const HandleMirrors &mirrors,
+/// `kernel.params` must be known (askParams); `queue` is the launch's queue number. Each new read of a buffer
+/// becomes that buffer's latest read in `mirrors`.
+CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
                                    format::Endianness endianness, DataBudget &budget);
 
 } // namespace clcapture::layer

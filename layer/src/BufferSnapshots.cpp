@@ -15,7 +15,8 @@ void CL_CALLBACK snapshotCompleted(cl_event, cl_int status, void *userData) {
   // A driver thread: no OpenCL calls, no blocking; the last read hands the launch to the writer.
   auto *snap = static_cast<PendingLaunch::Snapshot *>(userData);
   if (status < 0)
-    snap->failed = true;
+    snap->blob->failed = true;
+  snap->blob->done.store(true, std::memory_order_release);
   PendingLaunch *owner = snap->owner;
   if (owner->outstanding.fetch_sub(1) == 1)
     LaunchWriter::instance().push(std::move(owner->self)); // a discarded launch still has staging to release
@@ -40,7 +41,7 @@ cl_int enqueueStagedRead(const cl_icd_dispatch &d, cl_command_queue queue, const
   status = d.clEnqueueCopyBuffer(queue, plan.mem, snap.staging, 0, 0, plan.size, numWaits, waits, &gate);
   if (status != CL_SUCCESS)
     return status;
-  return d.clEnqueueReadBuffer(queue, snap.staging, CL_FALSE, 0, plan.size, snap.bytes.data(), 1, &gate,
+  return d.clEnqueueReadBuffer(queue, snap.staging, CL_FALSE, 0, plan.size, snap.blob->bytes.data(), 1, &gate,
                                &snap.event);
 }
 
@@ -59,20 +60,21 @@ void enqueueReads(const cl_icd_dispatch &d, cl_command_queue queue, const std::v
     snap->argument = plan.argument;
     snap->owner = launch.get();
     snap->after = after;
-    snap->bytes.resize(plan.size);
+    snap->blob = plan.blob ? plan.blob : std::make_shared<SharedBlob>();
+    snap->blob->bytes.resize(plan.size);
     cl_event gate = nullptr; // what the launch must wait for on an out-of-order queue
     cl_int status = CL_SUCCESS;
     switch (plan.from) {
     case ReadPlan::From::Buffer:
       status = d.clEnqueueReadBuffer
-                   ? d.clEnqueueReadBuffer(queue, plan.mem, CL_FALSE, 0, plan.size, snap->bytes.data(),
+                   ? d.clEnqueueReadBuffer(queue, plan.mem, CL_FALSE, 0, plan.size, snap->blob->bytes.data(),
                                            numWaits, waits, &snap->event)
                    : CL_INVALID_OPERATION;
       gate = snap->event;
       break;
     case ReadPlan::From::Svm:
-      status = d.clEnqueueSVMMemcpy ? d.clEnqueueSVMMemcpy(queue, CL_FALSE, snap->bytes.data(), plan.svm,
-                                                           plan.size, numWaits, waits, &snap->event)
+      status = d.clEnqueueSVMMemcpy ? d.clEnqueueSVMMemcpy(queue, CL_FALSE, snap->blob->bytes.data(),
+                                                           plan.svm, plan.size, numWaits, waits, &snap->event)
                                     : CL_INVALID_OPERATION;
       gate = snap->event;
       break;

@@ -394,14 +394,35 @@ void CaptureEngine::svmFreed(void *pointer) {
   m_state->mirrors.svms.erase(reinterpret_cast<std::uintptr_t>(pointer));
 }
 
-void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size) {
+void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size, bool plain) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  m_state->mirrors.bufferCreated(mem, flags, size);
+  m_state->mirrors.bufferCreated(mem, flags, size, plain);
 }
 
 void CaptureEngine::memRetained(cl_mem mem) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   retainIn(m_state->mirrors.mems, mem);
+}
+
+void CaptureEngine::memWritten(cl_mem mem) {
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  m_state->mirrors.written(mem);
+}
+
+void CaptureEngine::extensionFunctionFetched(const char *name) {
+  std::string n = name ? name : "";
+  bool harmless = false;
+  for (const char *prefix : {"clGet", "clCreate", "clRetain", "clRelease", "clIcd", "clTerminate"})
+    harmless = harmless || n.rfind(prefix, 0) == 0;
+  if (harmless || n.empty())
+    return;
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  if (m_state->mirrors.reuseAllowed) {
+    m_state->mirrors.reuseAllowed = false;
+    m_state->mirrors.writtenAnywhere();
+    log(LogLevel::Info, "the application fetched " + n +
+                            ", which may change buffers unseen: every launch reads its buffers from now on");
+  }
 }
 
 void CaptureEngine::memReleased(cl_mem mem) {
@@ -420,13 +441,24 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   std::uint64_t launch = s.launches++;
   RunStatus::instance().launchSeen();
   auto kit = s.mirrors.kernels.find(kernel);
+  if (kit == s.mirrors.kernels.end())
+    s.mirrors.writtenAnywhere(); // its arguments are unknown: any buffer may change
   if (kit == s.mirrors.kernels.end() || !kit->second.program) {
     log(LogLevel::Warning, "launch " + std::to_string(launch) +
                                ": kernel not created by clCreateKernel from a "
                                "source program; not captured");
+    if (kit != s.mirrors.kernels.end())
+      s.mirrors.launched(kit->second);
     return nullptr;
   }
   KernelInfo &k = kit->second;
+  // Whatever happens below, once this launch is described the buffers it may write have changed for later
+  // launches (captured or not): their earlier reads no longer stand for them.
+  struct MarkWritten {
+    HandleMirrors &mirrors;
+    const KernelInfo &kernel;
+    ~MarkWritten() { mirrors.launched(kernel); }
+  } markWritten{s.mirrors, k};
   // CLCAPTURE_KERNELS was asked once, when the kernel was created (k.wanted): no regex per launch.
   if (!k.wanted) {
     RunStatus::instance().filteredByKernels();
@@ -505,10 +537,11 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 
   if (!k.params)
     k.params = askParams(d, kernel);
-  CapturedArguments captured = captureArguments(k, s.mirrors, dev.endianness, s.budget);
+  CapturedArguments captured = captureArguments(k, s.mirrors, facts.queue, dev.endianness, s.budget);
   inst.kernelArguments = std::move(captured.arguments);
   facts.arguments = std::move(captured.facts);
   facts.aliases = std::move(captured.aliases);
+  pending->reused = std::move(captured.reused);
 
   // SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
   // value, and the launch itself.

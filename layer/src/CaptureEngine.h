@@ -64,11 +64,19 @@ public:
   void kernelReleased(cl_kernel kernel);
   void kernelArgSet(cl_kernel kernel, cl_uint index, size_t size, const void *value);
   void kernelArgSvmSet(cl_kernel kernel, cl_uint index, const void *pointer);
-  void bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size);
+  /// `plain`: created without properties, so only the hooked enqueues can change it (HandleMirrors.h).
+  void bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size, bool plain = true);
   void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, size_t origin, size_t size);
   void svmAllocated(void *pointer, cl_svm_mem_flags flags, size_t size);
   void svmFreed(void *pointer);
   void memRetained(cl_mem mem);
+  /// An enqueue that may change the buffer's bytes (or the host may, through a mapping): a later launch reads
+  /// it again instead of reusing an earlier read.
+  void memWritten(cl_mem mem);
+  /// The application fetched an extension function. One that could enqueue work the hooks never see
+  /// (command buffers, device pointers into buffers, interop acquisitions) turns reuse of earlier reads off
+  /// for the rest of the run; queries and object creation do not.
+  void extensionFunctionFetched(const char *name);
   void memReleased(cl_mem mem);
   /// Before the launch is forwarded: describes it and enqueues non-blocking reads of its buffers on the same
   /// queue, after the launch's own wait list (opencl-notes.md: never block inside the hooked enqueue).

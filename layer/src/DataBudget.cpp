@@ -10,12 +10,19 @@ void DataBudget::configure(const std::string &folder) {
   m_freeSpace.configure(folder, m_controls.minFree);
 }
 
-std::optional<std::string> DataBudget::take(std::uint64_t size) {
+std::optional<std::string> DataBudget::refusal(std::uint64_t size) const {
   const CaptureControls &c = m_controls;
   if (!c.captureData)
     return "metadata-only mode (CLCAPTURE_DATA=none)";
   if (size > c.perBufferCap)
     return "larger than the per-buffer cap (CLCAPTURE_DATA=" + std::to_string(c.perBufferCap) + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> DataBudget::take(std::uint64_t size) {
+  const CaptureControls &c = m_controls;
+  if (auto refused = refusal(size))
+    return refused;
   if (size > c.totalBudget - std::min(m_taken, c.totalBudget))
     return "byte budget exhausted (CLCAPTURE_MAX_BYTES=" + std::to_string(c.totalBudget) +
            (c.totalBudget == CaptureControls::kDefaultTotalBudget ? ", the default" : "") + ")";

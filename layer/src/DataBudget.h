@@ -26,6 +26,8 @@ public:
 
   /// Takes `size` bytes and answers empty when they may be captured; else why not (nothing taken).
   std::optional<std::string> take(std::uint64_t size);
+  /// Whether `size` bytes already stored may be recorded again (CLCAPTURE_DATA only: they cost no space).
+  std::optional<std::string> refusal(std::uint64_t size) const;
 
 private:
   const CaptureControls &m_controls;

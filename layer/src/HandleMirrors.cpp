@@ -3,6 +3,7 @@
 #include "HandleMirrors.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace clcapture::layer {
 
@@ -60,12 +61,44 @@ void HandleMirrors::queueReleased(cl_command_queue queue) {
   queueOutOfOrder.erase(queue);
 }
 
-void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size) {
+void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable) {
   MemInfo m;
   m.id = nextMem++;
   m.flags = flags;
   m.size = size;
+  m.reusable = reusable && !(flags & CL_MEM_USE_HOST_PTR);
   mems[mem] = m;
+}
+
+void HandleMirrors::written(cl_mem mem) {
+  auto it = mems.find(mem);
+  if (it != mems.end())
+    ++*it->second.writes;
+}
+
+void HandleMirrors::launched(const KernelInfo &kernel) {
+  for (std::size_t i = 0; i < kernel.args.size(); ++i) {
+    const ArgValue &value = kernel.args[i];
+    if (value.svm || value.bytes.size() != sizeof(cl_mem))
+      continue;
+    if (kernel.params && i < kernel.params->size()) {
+      const ParamInfo &param = (*kernel.params)[i];
+      if (param.isConst || (param.haveQualifier && param.qualifier != CL_KERNEL_ARG_ADDRESS_GLOBAL))
+        continue;
+    }
+    cl_mem mem = nullptr;
+    std::memcpy(&mem, value.bytes.data(), sizeof mem);
+    auto it = mems.find(mem);
+    if (it != mems.end() && !(it->second.flags & CL_MEM_READ_ONLY))
+      ++*it->second.writes;
+  }
+}
+
+void HandleMirrors::writtenAnywhere() {
+  for (auto &[handle, m] : mems) {
+    m.lastRead.reset();
+    ++*m.writes;
+  }
 }
 
 void HandleMirrors::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin,
@@ -84,6 +117,10 @@ void HandleMirrors::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags fla
       m.flags |= p->second.flags & host;
     m.flags |= p->second.flags & creation;
     m.parent = p->second.id;
+    m.writes = p->second.writes; // one object: a write to either is a write to both
+    m.reusable = p->second.reusable && !(m.flags & CL_MEM_USE_HOST_PTR);
+  } else {
+    m.reusable = false; // writes to the unknown parent would go unseen
   }
   m.origin = origin;
   m.size = size;

@@ -74,6 +74,8 @@ struct KernelInfo {
   std::string kernelFile; ///< the stored source's name in the capture folder, once written
 };
 
+struct SharedBlob;
+
 struct MemInfo {
   std::uint64_t id = 0;
   cl_mem_flags flags = 0;
@@ -81,6 +83,19 @@ struct MemInfo {
   long refs = 1;
   std::optional<std::uint64_t> parent; ///< a sub-buffer's parent (OpenCL 1.2: never itself a sub-buffer)
   std::uint64_t origin = 0;            ///< a sub-buffer's offset in its parent
+  /// Writer enqueues seen on the root object (the buffer, or a sub-buffer's parent), shared by the root and
+  /// its sub-buffers: a write to either changes both.
+  std::shared_ptr<std::uint64_t> writes = std::make_shared<std::uint64_t>(0);
+  /// Whether its bytes can change only through enqueued commands the hooks see: not with CL_MEM_USE_HOST_PTR
+  /// (the application writes host memory directly), not created with properties (cl_ext_buffer_device_address
+  /// lets kernels reach a buffer that is no argument), not a sub-buffer of an unknown parent.
+  bool reusable = true;
+  /// The latest read of its bytes and the write count it was taken at: while the count is unchanged, a launch
+  /// records these bytes instead of reading again, once the read completed or, still in flight, when the
+  /// launch is on the same queue (the writer records a queue's launches in order, each after its reads).
+  std::shared_ptr<SharedBlob> lastRead;
+  std::uint64_t lastReadWrites = 0;
+  std::uint64_t lastReadQueue = 0; ///< the queue the read was enqueued on
 };
 
 struct SvmInfo {
@@ -97,6 +112,9 @@ struct HandleMirrors {
   std::map<cl_command_queue, std::uint64_t> queues;
   std::map<cl_command_queue, bool> queueOutOfOrder;
   std::uint64_t nextProgram = 0, nextMem = 0, nextSvm = 0, nextThread = 0, nextQueue = 0;
+  /// Off once the application may change buffers in ways the hooks do not see (an extension function that
+  /// enqueues work): then no launch reuses an earlier read.
+  bool reuseAllowed = true;
 
   /// The SVM allocation holding `pointer`, and the pointer's offset in it.
   const SvmInfo *svmHolding(const void *pointer, std::uint64_t &offset) const;
@@ -110,9 +128,18 @@ struct HandleMirrors {
   void queueReleased(cl_command_queue queue);
 
   std::uint64_t newProgramId() { return nextProgram++; }
-  void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size);
+  void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable = true);
   /// OpenCL 1.2 §5.2.1: access and host-access flags left out are inherited from the parent.
   void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin, std::size_t size);
+  /// A command that may change the object's bytes was enqueued (or the host may write them: a map for
+  /// writing, an unmap): reads taken before no longer stand for it, nor for its parent or sub-buffers.
+  void written(cl_mem mem);
+  /// A launch of `kernel` was enqueued: every buffer it may write (an argument that is not CL_MEM_READ_ONLY,
+  /// nor const or constant when the parameters are known) is written.
+  void launched(const KernelInfo &kernel);
+  /// Something wrote memory the hooks cannot name (a launch of a kernel clcapture does not know): no earlier
+  /// read stands for any object.
+  void writtenAnywhere();
 };
 
 /// The application's reference count, mirrored: +1 on retain, -1 on release, forgotten at zero (the driver

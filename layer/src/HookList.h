@@ -5,6 +5,10 @@
 // (clBuildProgram and clCompileProgram alone add -cl-kernel-arg-info, because PoCL answers
 // clGetKernelArgInfo only then). clGetProgramInfo is hooked for CL_PROGRAM_BINARIES alone: the binaries an
 // application reads are what it caches, and the program store (ProgramStore.h) keys their sources by them.
+// The enqueues that may write a buffer (writes, copies, fills, maps for writing, unmaps, native kernels,
+// migrations that leave contents undefined) only tell the engine that the buffer changed, so that a later
+// launch reads it again rather than reusing an earlier read (HandleMirrors::written); an extension function
+// the application fetches that could enqueue work unseen turns that reuse off for the rest of the run.
 //
 // Each entry names the OpenCL version that added it (12 = 1.2). A driver's dispatch table is only as long
 // as the headers it was built with, so an entry newer than the platform's version is neither read nor
@@ -39,6 +43,17 @@
   X(clSVMFree, 20)                                                                                           \
   X(clEnqueueNDRangeKernel, 10)                                                                              \
   X(clEnqueueTask, 10)                                                                                       \
+  X(clEnqueueWriteBuffer, 10)                                                                                \
+  X(clEnqueueWriteBufferRect, 11)                                                                            \
+  X(clEnqueueCopyBuffer, 10)                                                                                 \
+  X(clEnqueueCopyBufferRect, 11)                                                                             \
+  X(clEnqueueFillBuffer, 12)                                                                                 \
+  X(clEnqueueCopyImageToBuffer, 10)                                                                          \
+  X(clEnqueueMapBuffer, 10)                                                                                  \
+  X(clEnqueueUnmapMemObject, 10)                                                                             \
+  X(clEnqueueNativeKernel, 10)                                                                               \
+  X(clEnqueueMigrateMemObjects, 12)                                                                          \
+  X(clGetExtensionFunctionAddressForPlatform, 12)                                                            \
   X(clFinish, 10)                                                                                            \
   X(clReleaseCommandQueue, 10)
 
@@ -51,7 +66,6 @@
   X(clGetKernelArgInfo, 12)                                                                                  \
   X(clGetMemObjectInfo, 10)                                                                                  \
   X(clEnqueueReadBuffer, 10)                                                                                 \
-  X(clEnqueueCopyBuffer, 10)                                                                                 \
   X(clEnqueueSVMMemcpy, 20)                                                                                  \
   X(clSetEventCallback, 11)                                                                                  \
   X(clWaitForEvents, 10)                                                                                     \

@@ -25,7 +25,9 @@ namespace {
 /// What the hook forwards to: the driver's own entries (shim ICD) or the loader's next table (layer).
 /// Hooks are reached only through tables clcapture set up, so this is never null in practice; the check
 /// keeps a corrupted handle from turning into a crash of ours.
-const cl_icd_dispatch *driverOf(const void *object) { return downstreamOf(object); }
+const cl_icd_dispatch *driverOf(const void *object) {
+  return downstreamOf(object);
+}
 
 std::vector<std::uint64_t> dims(cl_uint n, const size_t *values) {
   std::vector<std::uint64_t> out;
@@ -104,8 +106,9 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
     return CL_INVALID_PROGRAM;
   // As in clBuildProgram: kernel-arg info is a compile option (OpenCL 1.2 §5.6.4.5).
   std::string withArgInfo = std::string(options ? options : "") + " -cl-kernel-arg-info";
-  cl_int status = d->clCompileProgram(program, num_devices, device_list, withArgInfo.c_str(), num_input_headers,
-                                      input_headers, header_include_names, pfn_notify, user_data);
+  cl_int status =
+      d->clCompileProgram(program, num_devices, device_list, withArgInfo.c_str(), num_input_headers,
+                          input_headers, header_include_names, pfn_notify, user_data);
   guarded("clCompileProgram", [&] {
     std::vector<std::pair<std::string, cl_program>> headers;
     for (cl_uint i = 0; i < num_input_headers && input_headers && header_include_names; ++i)
@@ -309,12 +312,17 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
   }
   cl_mem mem = d->clCreateBufferWithProperties(context, properties, flags, size, host_ptr, errcode_ret);
   if (mem)
-    guarded("clCreateBufferWithProperties", [&] { CaptureEngine::instance().bufferCreated(mem, flags, size); });
+    guarded("clCreateBufferWithProperties", [&] {
+      // A property (e.g. cl_ext_buffer_device_address) may let kernels reach the buffer unseen.
+      bool plain = !properties || properties[0] == 0;
+      CaptureEngine::instance().bufferCreated(mem, flags, size, plain);
+    });
   return mem;
 }
 
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
-                                     const void *buffer_create_info, cl_int *errcode_ret) {
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                     cl_buffer_create_type buffer_create_type, const void *buffer_create_info,
+                                     cl_int *errcode_ret) {
   const cl_icd_dispatch *d = driverOf(buffer);
   if (!d) {
     if (errcode_ret)
@@ -437,6 +445,159 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kerne
                        [&](cl_uint n, const cl_event *waits) {
                          return d->clEnqueueTask(command_queue, kernel, n, waits, event);
                        });
+}
+
+// Enqueues that may change a buffer's bytes: forwarded unchanged; the engine only learns that the buffer
+// changed, so that no later launch reuses a read taken before (HandleMirrors::written).
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                                        size_t offset, size_t size, const void *ptr,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueWriteBuffer", [&] { CaptureEngine::instance().memWritten(buffer); });
+  return d->clEnqueueWriteBuffer(command_queue, buffer, blocking_write, offset, size, ptr,
+                                 num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                            cl_bool blocking_write, const size_t *buffer_origin,
+                                            const size_t *host_origin, const size_t *region,
+                                            size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                            cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueWriteBufferRect", [&] { CaptureEngine::instance().memWritten(buffer); });
+  return d->clEnqueueWriteBufferRect(command_queue, buffer, blocking_write, buffer_origin, host_origin,
+                                     region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                                     host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                                       size_t src_offset, size_t dst_offset, size_t size,
+                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                       cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueCopyBuffer", [&] { CaptureEngine::instance().memWritten(dst_buffer); });
+  return d->clEnqueueCopyBuffer(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
+                                num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
+                                           cl_mem dst_buffer, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region,
+                                           size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+                                           size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list, cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueCopyBufferRect", [&] { CaptureEngine::instance().memWritten(dst_buffer); });
+  return d->clEnqueueCopyBufferRect(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                                    src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
+                                    num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern,
+                                       size_t pattern_size, size_t offset, size_t size,
+                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                       cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueFillBuffer", [&] { CaptureEngine::instance().memWritten(buffer); });
+  return d->clEnqueueFillBuffer(command_queue, buffer, pattern, pattern_size, offset, size,
+                                num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
+                                              cl_mem dst_buffer, const size_t *src_origin,
+                                              const size_t *region, size_t dst_offset,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueCopyImageToBuffer", [&] { CaptureEngine::instance().memWritten(dst_buffer); });
+  return d->clEnqueueCopyImageToBuffer(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
+                                       num_events_in_wait_list, event_wait_list, event);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                                     cl_map_flags map_flags, size_t offset, size_t size,
+                                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                     cl_event *event, cl_int *errcode_ret) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_COMMAND_QUEUE;
+    return nullptr;
+  }
+  // The host writes a region mapped for writing at any time until the unmap (which is hooked too).
+  if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+    guarded("clEnqueueMapBuffer", [&] { CaptureEngine::instance().memWritten(buffer); });
+  return d->clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, size,
+                               num_events_in_wait_list, event_wait_list, event, errcode_ret);
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr,
+                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                           cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueUnmapMemObject", [&] { CaptureEngine::instance().memWritten(memobj); });
+  return d->clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, num_events_in_wait_list,
+                                    event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *),
+                                         void *args, size_t cb_args, cl_uint num_mem_objects,
+                                         const cl_mem *mem_list, const void **args_mem_loc,
+                                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                         cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  guarded("clEnqueueNativeKernel", [&] {
+    for (cl_uint i = 0; mem_list && i < num_mem_objects; ++i)
+      CaptureEngine::instance().memWritten(mem_list[i]);
+  });
+  return d->clEnqueueNativeKernel(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
+                                  args_mem_loc, num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                              const cl_mem *mem_objects, cl_mem_migration_flags flags,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event) {
+  const cl_icd_dispatch *d = driverOf(command_queue);
+  if (!d)
+    return CL_INVALID_COMMAND_QUEUE;
+  // OpenCL 1.2 §5.4.4: CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED leaves the contents undefined.
+  if (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+    guarded("clEnqueueMigrateMemObjects", [&] {
+      for (cl_uint i = 0; mem_objects && i < num_mem_objects; ++i)
+        CaptureEngine::instance().memWritten(mem_objects[i]);
+    });
+  return d->clEnqueueMigrateMemObjects(command_queue, num_mem_objects, mem_objects, flags,
+                                       num_events_in_wait_list, event_wait_list, event);
+}
+
+void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name) {
+  const cl_icd_dispatch *d = driverOf(platform);
+  if (!d)
+    return nullptr;
+  guarded("clGetExtensionFunctionAddressForPlatform",
+          [&] { CaptureEngine::instance().extensionFunctionFetched(func_name); });
+  return d->clGetExtensionFunctionAddressForPlatform(platform, func_name);
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {

@@ -42,6 +42,24 @@ void describeCalls(PendingLaunch &launch) {
     launch.inst.hostApiCalls = std::move(withLines);
 }
 
+/// The blob's name in the capture folder: stored the first time (content-addressed, so bytes already in the
+/// folder are not written again), then only the name is kept. Empty when its read failed or is not done.
+fmt::Expected<std::string> storeBlob(fmt::CaptureRecorder &recorder, SharedBlob &blob) {
+  std::lock_guard<std::mutex> lock(blob.mutex);
+  // Not done: a read shared with a launch the driver refused, still in flight. Never wait for it here (it
+  // may be gated by a user event); the launch goes without those bytes.
+  if (blob.failed.load() || !blob.done.load(std::memory_order_acquire))
+    return std::string();
+  if (blob.name.empty()) {
+    auto name = recorder.putData(blob.bytes.data(), blob.bytes.size());
+    if (!name)
+      return name;
+    blob.name = *name;
+    std::vector<std::uint8_t>().swap(blob.bytes); // stored: the name is all a later launch needs
+  }
+  return blob.name;
+}
+
 } // namespace
 
 LaunchWriter &LaunchWriter::instance() {
@@ -165,22 +183,32 @@ void LaunchWriter::write(PendingLaunch &launch) {
     for (auto &snap : launch.snapshots) {
       auto &array = std::get<fmt::ArrayArgument>(args[snap->argument]);
       fmt::ArgumentFacts &af = launch.facts.arguments[snap->argument];
-      if (snap->failed) {
-        (snap->after ? af.dataAfterSkipped : af.dataSkipped) = "the read of the buffer failed";
-        continue;
-      }
-      auto name = launch.recorder->putData(snap->bytes.data(), snap->bytes.size());
+      std::optional<std::string> &skipped = snap->after ? af.dataAfterSkipped : af.dataSkipped;
+      auto name = storeBlob(*launch.recorder, *snap->blob);
       if (!name) {
         engine.disable(name.error());
         return;
       }
-      if (snap->after) {
-        af.dataAfter = *name;
-        af.dataAfterSkipped.reset();
-      } else {
-        array.data = *name;
-        af.dataSkipped.reset();
+      if (name->empty()) {
+        skipped = "the read of the buffer failed";
+        continue;
       }
+      (snap->after ? af.dataAfter : array.data) = *name;
+      skipped.reset();
+    }
+    for (auto &[argument, blob] : launch.reused) {
+      auto name = storeBlob(*launch.recorder, *blob);
+      if (!name) {
+        engine.disable(name.error());
+        return;
+      }
+      fmt::ArgumentFacts &af = launch.facts.arguments[argument];
+      if (name->empty()) {
+        af.dataSkipped = "the read of the buffer failed";
+        continue;
+      }
+      std::get<fmt::ArrayArgument>(args[argument]).data = *name;
+      af.dataSkipped.reset();
     }
     auto index = launch.recorder->append(launch.inst, launch.facts);
     if (!index && launch.recorder->broken()) {

@@ -17,10 +17,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace clcapture::layer {
+
+/// Bytes of one memory object at one moment, read by the driver without blocking. Shared: a later launch
+/// whose argument cannot have changed since (HandleMirrors.h: no writer enqueued) records the same blob
+/// instead of reading again. The writer thread stores the bytes once and then keeps only their name.
+struct SharedBlob {
+  std::vector<std::uint8_t> bytes; ///< filled by the driver's read; emptied once stored
+  std::atomic<bool> done{false};   ///< the read completed (set by the completion callback)
+  std::atomic<bool> failed{false};
+  std::mutex mutex; ///< guards bytes and name once done
+  std::string name; ///< the blob's path in the capture folder, once stored
+};
 
 /// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
 /// buffer, or an SVM range.
@@ -30,16 +44,16 @@ struct ReadPlan {
   cl_mem mem = nullptr;
   const void *svm = nullptr;
   std::size_t size = 0;
+  std::shared_ptr<SharedBlob> blob{}; ///< where the bytes go (made by the read when null)
 };
 
 struct PendingLaunch {
   /// One argument's bytes, read by the driver without blocking.
   struct Snapshot {
-    std::size_t argument = 0;        ///< index in kernelArguments
-    std::vector<std::uint8_t> bytes; ///< filled by the driver's read
+    std::size_t argument = 0;         ///< index in kernelArguments
+    std::shared_ptr<SharedBlob> blob; ///< the driver reads into blob->bytes
     cl_event event = nullptr;
     cl_mem staging = nullptr; ///< the copy read instead of a CL_MEM_HOST_NO_ACCESS buffer; released after
-    std::atomic<bool> failed{false};
     PendingLaunch *owner = nullptr;
     bool after = false; ///< read once the launch completed (CLCAPTURE_DATA_AFTER), not before it
   };
@@ -60,6 +74,8 @@ struct PendingLaunch {
   std::vector<cl_event>
       ownedWaits;          ///< events of ours the launch waits for (staging copies): released at commit
   std::vector<Call> calls; ///< oldest first
+  /// Arguments whose bytes an earlier launch already read, unchanged since: (argument, that read's blob).
+  std::vector<std::pair<std::size_t, std::shared_ptr<SharedBlob>>> reused;
   cl_command_queue queue = nullptr;
   /// CLCAPTURE_DATA_AFTER: the buffers the launch may write, read after it once the driver accepted it.
   std::vector<ReadPlan> afterReads;
