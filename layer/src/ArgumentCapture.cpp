@@ -10,7 +10,7 @@
 namespace clcapture::layer {
 
 CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
-                                   format::Endianness endianness, DataBudget &budget) {
+                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget) {
   CapturedArguments out;
   const cl_uint numArgs = static_cast<cl_uint>(kernel.params->size());
   static const ArgValue kUnset;
@@ -108,7 +108,8 @@ CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirr
         const SharedBlob *last = m.lastRead.get();
         bool unchanged = mirrors.reuseAllowed && m.reusable && last && m.lastReadWrites == *m.writes &&
                          !last->failed.load() &&
-                         (last->done.load(std::memory_order_acquire) || m.lastReadQueue == queue);
+                         (last->done.load(std::memory_order_acquire) ||
+                          (m.lastReadQueue == queue && m.lastReadThread == thread));
         if (unchanged) {
           if (auto refused = budget.refusal(m.size))
             af.dataSkipped = *refused;
@@ -123,6 +124,7 @@ CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirr
             m.lastRead = plan.blob;
             m.lastReadWrites = *m.writes;
             m.lastReadQueue = queue;
+            m.lastReadThread = thread;
           }
         }
         if (!constant && !param.isConst && !(m.flags & CL_MEM_READ_ONLY)) {

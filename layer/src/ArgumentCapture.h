@@ -35,9 +35,9 @@ struct CapturedArguments {
   std::vector<ReadPlan> written;
 };
 
-/// `kernel.params` must be known (askParams); `queue` is the launch's queue number. Each new read of a buffer
-/// becomes that buffer's latest read in `mirrors`.
+/// `kernel.params` must be known (askParams); `queue` and `thread` are the launch's queue and host thread
+/// numbers. Each new read of a buffer becomes that buffer's latest read in `mirrors`.
 CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
-                                   format::Endianness endianness, DataBudget &budget);
+                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget);
 
 } // namespace clcapture::layer

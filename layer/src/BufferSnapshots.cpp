@@ -84,6 +84,8 @@ void enqueueReads(const cl_icd_dispatch &d, cl_command_queue queue, const std::v
     }
     if (status != CL_SUCCESS) {
       skipped = "reading the buffer failed with " + std::to_string(status);
+      snap->blob->failed = true; // no later launch may reuse a read that never started
+      snap->blob->done.store(true, std::memory_order_release);
       if (gate && gate != snap->event)
         d.clReleaseEvent(gate);
       if (snap->staging)

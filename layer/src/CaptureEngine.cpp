@@ -434,6 +434,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
                                                       cl_kernel kernel, const LaunchShape &shape,
                                                       cl_uint numWaits, const cl_event *waits,
                                                       std::vector<cl_event> &extraWaits) {
+  // Described under the engine's lock; the reads are enqueued after it is released, so that no driver call
+  // that could wait on the driver's own threads (which may run our callbacks or hooks) is made while an
+  // application thread holds it. Only first-time questions (a queue's device and order, a kernel's
+  // parameters, a device's facts) are asked under it.
+  std::shared_ptr<PendingLaunch> pending = describeLaunch(d, queue, kernel, shape);
+  if (pending && !pending->beforeReads.empty())
+    enqueueSnapshots(d, queue, pending->beforeReads, numWaits, waits, pending->outOfOrderQueue, pending,
+                     extraWaits);
+  return pending;
+}
+
+std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispatch &d, cl_command_queue queue,
+                                                             cl_kernel kernel, const LaunchShape &shape) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   State &s = *m_state;
   // Every launch gets a number, captured or not, so CLCAPTURE_LAUNCHES and the sidecar speak of the same
@@ -475,7 +488,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     return nullptr;
   cl_device_id device = nullptr;
   if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||
-      d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS) {
+      !(device = s.mirrors.queueDevice(d, queue))) {
     log(LogLevel::Warning, "launch " + std::to_string(launch) +
                                ": cannot ask the driver about the queue; "
                                "not captured");
@@ -484,6 +497,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   const fmt::DeviceFacts &dev = s.deviceFacts(d, device);
 
   auto pending = std::make_shared<PendingLaunch>();
+  pending->queue = queue;
+  pending->outOfOrderQueue = s.mirrors.outOfOrder(d, queue);
   pending->recorder = rec;
   pending->driver = &d;
   fmt::LaunchFacts &facts = pending->facts;
@@ -537,7 +552,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 
   if (!k.params)
     k.params = askParams(d, kernel);
-  CapturedArguments captured = captureArguments(k, s.mirrors, facts.queue, dev.endianness, s.budget);
+  CapturedArguments captured =
+      captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget);
   inst.kernelArguments = std::move(captured.arguments);
   facts.arguments = std::move(captured.facts);
   facts.aliases = std::move(captured.aliases);
@@ -556,15 +572,13 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   if (enqueuedAt)
     calls.push_back({shape.enqueueFunction, std::nullopt, enqueuedAt});
 
-  if (!captured.reads.empty())
-    enqueueSnapshots(d, queue, captured.reads, numWaits, waits, s.mirrors.outOfOrder(d, queue), pending,
-                     extraWaits);
+  pending->beforeReads = std::move(captured.reads);
 
   // CLCAPTURE_DATA_AFTER: the written buffers are read after the launch, in commit(). Only on an in-order
   // queue, which runs the reads right after the launch and before any later command; on an out-of-order
   // queue a later command that waits for the launch could change the bytes before the read takes them.
   if (s.controls.dataAfter && !captured.written.empty()) {
-    bool outOfOrder = s.mirrors.outOfOrder(d, queue);
+    bool outOfOrder = pending->outOfOrderQueue;
     for (const ReadPlan &plan : captured.written) {
       std::optional<std::string> &skipped = facts.arguments[plan.argument].dataAfterSkipped;
       if (outOfOrder)
@@ -576,7 +590,6 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
         pending->afterReads.push_back(plan);
     }
   }
-  pending->queue = queue;
   return pending;
 }
 

@@ -106,6 +106,9 @@ public:
 
 private:
   CaptureEngine();
+  /// prepare()'s description of the launch, under the engine's lock; null when it is not captured.
+  std::shared_ptr<PendingLaunch> describeLaunch(const cl_icd_dispatch &driver, cl_command_queue queue,
+                                                cl_kernel kernel, const LaunchShape &shape);
   struct State;
   std::unique_ptr<State> m_state;
 };

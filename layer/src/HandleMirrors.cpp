@@ -56,9 +56,21 @@ std::uint64_t HandleMirrors::threadNumber() {
   return number;
 }
 
+cl_device_id HandleMirrors::queueDevice(const cl_icd_dispatch &d, cl_command_queue queue) {
+  auto known = queueDevices.find(queue);
+  if (known != queueDevices.end())
+    return known->second;
+  cl_device_id device = nullptr;
+  if (d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS)
+    return nullptr;
+  queueDevices.emplace(queue, device);
+  return device;
+}
+
 void HandleMirrors::queueReleased(cl_command_queue queue) {
   queues.erase(queue);
   queueOutOfOrder.erase(queue);
+  queueDevices.erase(queue);
 }
 
 void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable) {

@@ -92,10 +92,12 @@ struct MemInfo {
   bool reusable = true;
   /// The latest read of its bytes and the write count it was taken at: while the count is unchanged, a launch
   /// records these bytes instead of reading again, once the read completed or, still in flight, when the
-  /// launch is on the same queue (the writer records a queue's launches in order, each after its reads).
+  /// launch is on the same queue from the same host thread (so the read was enqueued before it, and the
+  /// writer records a queue's launches in order, each after its own reads).
   std::shared_ptr<SharedBlob> lastRead;
   std::uint64_t lastReadWrites = 0;
-  std::uint64_t lastReadQueue = 0; ///< the queue the read was enqueued on
+  std::uint64_t lastReadQueue = 0;  ///< the queue the read was enqueued on
+  std::uint64_t lastReadThread = 0; ///< the host thread that enqueued it
 };
 
 struct SvmInfo {
@@ -111,6 +113,7 @@ struct HandleMirrors {
   std::map<std::uintptr_t, SvmInfo> svms; ///< by start address
   std::map<cl_command_queue, std::uint64_t> queues;
   std::map<cl_command_queue, bool> queueOutOfOrder;
+  std::map<cl_command_queue, cl_device_id> queueDevices;
   std::uint64_t nextProgram = 0, nextMem = 0, nextSvm = 0, nextThread = 0, nextQueue = 0;
   /// Off once the application may change buffers in ways the hooks do not see (an extension function that
   /// enqueues work): then no launch reuses an earlier read.
@@ -120,6 +123,8 @@ struct HandleMirrors {
   const SvmInfo *svmHolding(const void *pointer, std::uint64_t &offset) const;
   /// The queue's number: counted, never reused, even when the driver reuses a released queue's handle.
   std::uint64_t queueNumber(cl_command_queue queue);
+  /// The queue's device (asked once); null when the driver cannot say.
+  cl_device_id queueDevice(const cl_icd_dispatch &d, cl_command_queue queue);
   /// Whether the queue runs commands out of order (asked once; true when the driver cannot say).
   bool outOfOrder(const cl_icd_dispatch &d, cl_command_queue queue);
   /// This host thread's number: assigned at its first launch and kept in a thread_local, because the system

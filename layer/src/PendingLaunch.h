@@ -77,6 +77,8 @@ struct PendingLaunch {
   /// Arguments whose bytes an earlier launch already read, unchanged since: (argument, that read's blob).
   std::vector<std::pair<std::size_t, std::shared_ptr<SharedBlob>>> reused;
   cl_command_queue queue = nullptr;
+  bool outOfOrderQueue = true;
+  std::vector<ReadPlan> beforeReads; ///< the bytes to read before the launch, enqueued by prepare()
   /// CLCAPTURE_DATA_AFTER: the buffers the launch may write, read after it once the driver accepted it.
   std::vector<ReadPlan> afterReads;
   std::atomic<std::size_t> outstanding{0};
