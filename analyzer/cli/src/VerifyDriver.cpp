@@ -2,11 +2,13 @@
 
 #include "clcapture/verify/VerifyDriver.h"
 
+#include "clcapture/archive/CaptureInput.h"
 #include "clcapture/format/BlobStore.h"
 #include "clcapture/report/JsonReport.h"
 #include "clcapture/report/SarifReport.h"
 #include "clcapture/report/TextReport.h"
 #include "clcapture/verify/ExitCode.h"
+#include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
 
 #include <algorithm>
@@ -249,9 +251,30 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
               std::ostream &err) {
   format::ReadOptions readOptions;
   readOptions.checkFiles = true;
-  format::Capture capture = format::loadCapture(options.captures, readOptions);
-  for (const format::Diagnostic &d : capture.diagnostics)
-    err << d.str() << '\n';
+  // A captures.json, its folder, or a `clcapture pack` archive (extracted into a private temporary folder
+  // that lives until the reports are written; hostile archives are refused here).
+  std::optional<archive::CaptureInput> input;
+  std::error_code notDirectory;
+  if (fs::is_directory(options.captures, notDirectory) || archive::looksLikeArchive(options.captures)) {
+    auto opened = archive::CaptureInput::open(options.captures);
+    if (!opened.ok()) {
+      err << "clcapture-verify: error: " << opened.error() << "; nothing was analysed\n";
+      return kExitCaptureInvalid;
+    }
+    input = opened.value();
+  }
+  format::Capture capture =
+      format::loadCapture(input ? input->capturesPath() : options.captures, readOptions);
+  // Messages and reports name files inside an archive as ARCHIVE:path, never the temporary folder.
+  const bool fromArchive = input && input->fromArchive();
+  const std::string archiveName = options.captures.filename().string();
+  const std::string extracted = input ? input->capturesPath().parent_path().string() + "/" : std::string();
+  for (const format::Diagnostic &d : capture.diagnostics) {
+    std::string line = d.str();
+    for (std::size_t at; fromArchive && (at = line.find(extracted)) != std::string::npos;)
+      line.replace(at, extracted.size(), archiveName + ":");
+    err << line << '\n';
+  }
   if (capture.hasErrors()) {
     err << "clcapture-verify: error: " << options.captures.string()
         << " is not a valid capture; nothing was analysed\n";
@@ -277,11 +300,16 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
 
   std::vector<InstantiationResult> results =
       analyzeInstantiations(capture, *positions, analyzer, options, options.progress ? &err : nullptr);
+  if (options.confirm)
+    confirmFindings(results, capture.capturesPath, options.timeoutSeconds, err);
 
   report::ReportInfo info;
   info.version = CLCAPTURE_VERSION;
-  info.capturesPath = options.captures.string();
-  info.capturesDirUri = absoluteFolderUri(options.captures);
+  // An archive's kernels are inside it: report paths relative to its top, SARIF URIs relative (no base).
+  info.capturesPath = fromArchive ? archiveName + ":captures.json"
+                      : input     ? input->capturesPath().string()
+                                  : options.captures.string();
+  info.capturesDirUri = fromArchive ? std::string() : absoluteFolderUri(info.capturesPath);
   info.strict = options.strict;
   std::string text;
   switch (options.format) {

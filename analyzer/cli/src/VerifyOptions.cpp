@@ -41,6 +41,9 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_option("--dump-ir", dumpIr, "write each analysed kernel's LLVM IR into DIR")->type_name("DIR");
   app.add_option("--dump-smt2", dumpSmt2, "write each solver query (SMT-LIB 2) into DIR")->type_name("DIR");
   app.add_flag("--strict", o.strict, "benign (same-value) races are errors, not warnings");
+  app.add_flag("--confirm", o.confirm,
+               "replay each instantiation with a finding under Oclgrind (clcapture-replay) with the captured "
+               "data, and mark each finding confirmed or not observed");
   app.set_version_flag("--version", std::string("clcapture-verify ") + CLCAPTURE_VERSION);
 
   try {

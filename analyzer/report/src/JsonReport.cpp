@@ -50,6 +50,8 @@ Json finding(const Finding &f) {
   if (f.kind == FindingKind::BarrierDivergence)
     j["barrier"] = location(f.barrier);
   j["message"] = f.message;
+  if (f.confirmation)
+    j["confirmation"] = *f.confirmation;
   return j;
 }
 

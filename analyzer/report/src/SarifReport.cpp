@@ -139,6 +139,8 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
     p["bytes"] = f.bytes;
   }
   p["work_items"] = Json::array({workItemJson(f.accesses[0]), workItemJson(f.accesses[1])});
+  if (f.confirmation)
+    p["confirmation"] = *f.confirmation;
   j["properties"] = std::move(p);
   return j;
 }

@@ -31,6 +31,16 @@ std::string accessLine(const ReportInfo &info, const Access &a) {
   return s + '\n';
 }
 
+/// --confirm, said in full: "confirmed: Oclgrind saw it with the captured input".
+std::string confirmationText(const std::string &confirmation) {
+  if (confirmation == "confirmed")
+    return "confirmed: Oclgrind saw it with the captured input";
+  if (confirmation == "not observed with this input")
+    return "not observed with this input: Oclgrind ran the captured launch and did not see it "
+           "(the witness may need other data, or a work-group size the capture leaves open)";
+  return confirmation;
+}
+
 std::string findingText(const ReportInfo &info, const Finding &f) {
   const SourceLocation &at = f.kind == FindingKind::BarrierDivergence ? f.barrier : f.accesses[0].location;
   std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
@@ -40,6 +50,8 @@ std::string findingText(const ReportInfo &info, const Finding &f) {
   s += ":\n";
   for (const Access &a : f.accesses)
     s += accessLine(info, a);
+  if (f.confirmation)
+    s += "  " + confirmationText(*f.confirmation) + '\n';
   return s;
 }
 

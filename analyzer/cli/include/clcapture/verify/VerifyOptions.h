@@ -1,7 +1,8 @@
 //===- VerifyOptions.h - clcapture-verify's command line ---------*- C++ -*-===//
 //
 // SPEC §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
-// [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] CAPTURES.json; --version, --help.
+// [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] CAPTURES.json;
+// --version, --help.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -31,6 +32,8 @@ struct VerifyOptions {
   std::optional<std::filesystem::path> dumpIrDir;
   std::optional<std::filesystem::path> dumpSmt2Dir;
   bool strict = false;
+  /// --confirm: replay each finding's instantiation under Oclgrind (FindingConfirmation.h).
+  bool confirm = false;
   /// A progress line on stderr (main() sets it when stderr is a terminal).
   bool progress = false;
 };

@@ -87,6 +87,9 @@ struct Finding {
   std::array<Access, 2> accesses;
   /// GPUVerify-style, lower case, no final period; finalizeResult() fills it in when empty.
   std::string message;
+  /// --confirm: "confirmed" (Oclgrind saw it with the captured input), "not observed with this input" or
+  /// "not replayable: REASON" (clcapture-verify's FindingConfirmation.h); absent without --confirm.
+  std::optional<std::string> confirmation{};
 };
 
 struct InstantiationResult {

@@ -1,0 +1,215 @@
+//===- PackMain.cpp - clcapture pack: a capture folder as one bug-report archive -===//
+//
+// SPEC §1: clcapture pack DIR [-o FILE] [--only I,J…] [--data all|none|BYTES] [--report] [--redact-paths].
+// One byte-stable .tar.gz (ArchiveWriter.h) with relative paths: captures.json and its sidecar for the
+// selected instantiations, their kernels and data, environment.json, README.md, and with --report the
+// verifier's report in text, JSON and SARIF (clcapture-verify run on the archive itself; its timings are
+// the only bytes that differ between two packs with --report). Exit codes as clcapture-verify's: 1 for
+// the command line, 10 for an invalid capture.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PackEnvironment.h"
+#include "PackSelection.h"
+#include "clcapture/archive/ArchiveWriter.h"
+#include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/CaptureWriter.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace fmt = clcapture::format;
+using namespace clcapture;
+
+namespace {
+
+constexpr int kCommandLine = 1;
+constexpr int kInvalidCapture = 10;
+
+std::optional<std::uint64_t> parseBytes(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  std::size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  std::string unit = text.substr(used);
+  std::uint64_t scale = unit.empty()                 ? 1
+                        : unit == "K" || unit == "k" ? 1ull << 10
+                        : unit == "M" || unit == "m" ? 1ull << 20
+                        : unit == "G" || unit == "g" ? 1ull << 30
+                                                     : 0;
+  if (!scale)
+    return std::nullopt;
+  return static_cast<std::uint64_t>(n) * scale;
+}
+
+/// clcapture-verify beside this program, else on PATH.
+std::string verifyProgram() {
+  char self[4096];
+  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    fs::path beside =
+        fs::path(std::string(self, static_cast<std::size_t>(n))).parent_path() / "clcapture-verify";
+    if (fs::exists(beside))
+      return beside.string();
+  }
+  return "clcapture-verify";
+}
+
+/// Runs clcapture-verify on `archiveName` in `folder`, so that the report names the archive as given.
+std::optional<std::string> runVerify(const fs::path &folder, const std::string &archiveName,
+                                     const std::string &format) {
+  std::string out = (folder / ("report." + format)).string();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(folder.c_str()) != 0)
+      ::_exit(127);
+    std::string verify = verifyProgram(), f = "--format=" + format, o = "--output=" + out;
+    execlp(verify.c_str(), verify.c_str(), f.c_str(), o.c_str(), archiveName.c_str(),
+           static_cast<char *>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  // 0 verified, 6 defects/unknown, 7 timeout, 2 a kernel did not compile: all are reports.
+  if (!WIFEXITED(status) || WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 1 ||
+      WEXITSTATUS(status) == 10)
+    return std::nullopt;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"Packs a capture folder into one archive for a bug report (clcapture pack).\n"
+               "usage: clcapture pack DIR [-o FILE] [--only I,J...] [--data all|none|BYTES] [--report] "
+               "[--redact-paths]"};
+  std::string dir, output, only, data = "all";
+  bool report = false, redact = false;
+  app.add_option("DIR", dir, "the capture folder (or its captures.json)")->required();
+  app.add_option("-o,--output", output, "the archive to write (default DIR.tar.gz beside DIR)");
+  app.add_option("--only", only, "instantiation indices to pack, e.g. 0,3,7 (renumbered from 0)");
+  app.add_option("--data", data, "buffer bytes: all, none, or a per-buffer cap such as 1M");
+  app.add_flag("--report", report, "add clcapture-verify's report (text, JSON, SARIF) under report/");
+  app.add_flag("--redact-paths", redact,
+               "cut host paths (call sites, executable, command line) to base names");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : kCommandLine;
+  }
+  pack::PackPolicy policy;
+  policy.redactPaths = redact;
+  if (data == "none")
+    policy.data = false;
+  else if (data != "all") {
+    auto cap = parseBytes(data);
+    if (!cap) {
+      std::fprintf(stderr, "clcapture pack: --data %s: expected all, none or a byte count (e.g. 1M)\n",
+                   data.c_str());
+      return kCommandLine;
+    }
+    policy.dataCap = *cap;
+  }
+  if (!only.empty()) {
+    std::vector<std::size_t> indices;
+    std::stringstream ss(only);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      try {
+        std::size_t used = 0;
+        unsigned long long v = std::stoull(item, &used);
+        if (used != item.size())
+          throw std::invalid_argument(item);
+        indices.push_back(static_cast<std::size_t>(v));
+      } catch (...) {
+        std::fprintf(stderr, "clcapture pack: --only %s: expected indices such as 0,3,7\n", only.c_str());
+        return kCommandLine;
+      }
+    }
+    policy.only = indices;
+  }
+  fs::path given(dir);
+  std::error_code ec;
+  fs::path captures = fs::is_directory(given, ec) ? given / "captures.json" : given;
+  fs::path folder = fs::absolute(captures, ec).parent_path();
+  fs::path archivePath = output.empty() ? fs::path(folder.string() + ".tar.gz") : fs::path(output);
+  if (fs::exists(archivePath, ec) && fs::is_directory(archivePath, ec)) {
+    std::fprintf(stderr, "clcapture pack: %s is a folder\n", archivePath.c_str());
+    return kCommandLine;
+  }
+  if (fs::equivalent(archivePath, captures, ec)) {
+    std::fprintf(stderr, "clcapture pack: refusing to overwrite the input %s\n", archivePath.c_str());
+    return kCommandLine;
+  }
+
+  fmt::Capture capture = fmt::loadCapture(captures);
+  if (capture.hasErrors()) {
+    for (const auto &d : capture.diagnostics)
+      std::fprintf(stderr, "%s\n", d.str().c_str());
+    std::fprintf(stderr, "clcapture pack: %s is not a valid capture; nothing written\n", captures.c_str());
+    return kInvalidCapture;
+  }
+  auto packed = pack::selectForPack(capture, folder, policy);
+  if (!packed.ok()) {
+    std::fprintf(stderr, "clcapture pack: %s\n", packed.error().c_str());
+    return kCommandLine;
+  }
+  std::vector<archive::ArchiveEntry> entries = packed.value().files;
+  entries.push_back({"captures.json", fmt::serializeCaptures(packed.value().instantiations), {}});
+  entries.push_back({"captures.meta.json", fmt::serializeSidecar(packed.value().sidecar), {}});
+  entries.push_back({"environment.json", pack::environmentJson(packed.value()), {}});
+  std::string archiveName = archivePath.filename().string();
+  entries.push_back({"README.md", pack::maintainerReadme(packed.value(), archiveName, report), {}});
+
+  if (report) {
+    // The verifier reads the archive itself, under the archive's own name, so its report names no
+    // temporary path.
+    char pattern[] = "/tmp/clcapture-pack-XXXXXX";
+    if (!::mkdtemp(pattern)) {
+      std::fprintf(stderr, "clcapture pack: cannot make a temporary folder\n");
+      return kCommandLine;
+    }
+    fs::path work(pattern);
+    if (auto s = archive::writeArchive(work / archiveName, entries); !s.ok()) {
+      std::fprintf(stderr, "clcapture pack: %s\n", s.error().c_str());
+      fs::remove_all(work, ec);
+      return kCommandLine;
+    }
+    for (const char *format : {"txt", "json", "sarif"}) {
+      auto text = runVerify(work, archiveName, std::string(format) == "txt" ? "text" : format);
+      if (!text) {
+        std::fprintf(stderr, "clcapture pack: clcapture-verify failed on the packed capture (--format=%s)\n",
+                     format);
+        fs::remove_all(work, ec);
+        return kCommandLine;
+      }
+      entries.push_back({std::string("report/report.") + format, *text, {}});
+    }
+    fs::remove_all(work, ec);
+  }
+  if (auto s = archive::writeArchive(archivePath, entries); !s.ok()) {
+    std::fprintf(stderr, "clcapture pack: %s\n", s.error().c_str());
+    return kCommandLine;
+  }
+  std::printf("clcapture pack: %zu instantiation(s), %zu file(s) in %s%s\n",
+              packed.value().instantiations.size(), entries.size(), archivePath.c_str(),
+              packed.value().dataLeftOut
+                  ? (" (" + std::to_string(packed.value().dataLeftOut) + " buffer(s) without bytes)").c_str()
+                  : "");
+  return 0;
+}

@@ -1,0 +1,49 @@
+//===- ReplayOptions.h - clcapture-replay's command line -------*- C++ -*-===//
+//
+// clcapture-replay CAPTURE [--only I,J…] [--icd FILE | --platform N --device N] [--output DIR] [--compare]
+// [--ulp N] [--repeat K] [--format text|json] (SPEC §1). Exit codes follow SPEC §4's numbering.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::replay {
+
+/// SPEC §4's numbering: 0 every selected launch replayed (and, with --compare, every written buffer the
+/// same as captured), 1 command line, 6 some launch differs or could not be replayed, 10 invalid capture.
+constexpr int kExitOk = 0;
+constexpr int kExitCommandLine = 1;
+constexpr int kExitDiffers = 6;
+constexpr int kExitCaptureInvalid = 10;
+
+enum class ReplayFormat { Text, Json };
+
+struct ReplayOptions {
+  std::string capture;                         ///< a capture folder or its captures.json
+  std::vector<std::size_t> only;               ///< instantiation indices; empty: every launch
+  std::optional<std::string> icd;              ///< an ICD library (or .icd file) opened directly
+  std::uint32_t platform = 0;                  ///< index among the loader's (or the ICD's) platforms
+  std::uint32_t device = 0;                    ///< index among the platform's devices
+  std::optional<std::filesystem::path> output; ///< DIR/<index>/arg<N>.bin and DIR/replay.json
+  bool compare = false;                        ///< compare written buffers with the capture's data_after
+  std::uint64_t ulp = 0;                       ///< tolerance for float, double and half values
+  std::uint32_t repeat = 1;                    ///< runs per launch, from the same inputs
+  ReplayFormat format = ReplayFormat::Text;
+};
+
+struct ReplayCommandLine {
+  ReplayOptions options;
+  std::optional<int> exitCode; ///< set when the program should stop (help, version, error)
+};
+
+ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std::ostream &out,
+                                         std::ostream &err);
+
+} // namespace clcapture::replay

@@ -1,0 +1,51 @@
+//===- ReplayResult.h - What one replayed launch gave -----------*- C++ -*-===//
+#pragma once
+
+#include "clcapture/replay/BufferComparison.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clcapture::replay {
+
+enum class LaunchStatus {
+  Replayed,      ///< ran; nothing differed (or nothing was compared)
+  Differs,       ///< ran; a written buffer differs from the capture's data_after, or between --repeat runs
+  NotReplayable, ///< the capture lacks what the launch needs (reason says what); not run
+  Error          ///< the device refused (the kernel did not compile, an OpenCL call failed)
+};
+const char *toString(LaunchStatus s);
+
+/// A buffer the kernel may write (a global pointer to non-const data), read back after the launch.
+struct BufferResult {
+  std::uint32_t argument = 0;
+  std::string name;
+  std::uint64_t size = 0;
+  ElementType type;
+  std::optional<std::string> file; ///< under --output, relative to it: "<index>/arg<N>.bin"
+  std::vector<std::uint8_t> bytes; ///< what the first run left there
+  /// --compare: against data_after, or why there was nothing to compare.
+  std::optional<Comparison> againstCapture;
+  std::optional<std::string> nothingToCompare;
+  /// --repeat K: the first later run that left other bytes than run 1, and how many runs did.
+  std::optional<Comparison> betweenRuns;
+  std::uint32_t runsDiffering = 0;
+  std::uint32_t firstDifferingRun = 0; ///< 2-based run number
+};
+
+struct LaunchResult {
+  std::optional<std::size_t> index;    ///< the instantiation (none: a sidecar launch without one)
+  std::optional<std::uint64_t> launch; ///< the sidecar's launch number
+  std::string entryPoint;
+  LaunchStatus status = LaunchStatus::Replayed;
+  std::string reason; ///< NotReplayable / Error: why; Differs: what
+  double seconds = 0; ///< enqueue to completion of the first run
+  std::uint32_t runs = 0;
+  std::vector<std::string> notes; ///< assumptions the replay made
+  std::vector<BufferResult> buffers;
+};
+
+} // namespace clcapture::replay

@@ -1,0 +1,87 @@
+//===- ReplayOptions.cpp - clcapture-replay's command line ----------------===//
+
+#include "clcapture/replay/ReplayOptions.h"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+namespace clcapture::replay {
+
+ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std::ostream &out,
+                                         std::ostream &err) {
+  ReplayCommandLine cl;
+  ReplayOptions &o = cl.options;
+  CLI::App app{
+      "Runs captured OpenCL kernel launches again on an OpenCL device, from the capture alone, and\n"
+      "compares what they wrote with the capture (exit 0: every launch replayed and, with --compare,\n"
+      "the same; 1: command-line error; 6: some launch differs or could not be replayed; 10: invalid\n"
+      "capture)",
+      "clcapture-replay"};
+  std::string format = "text", output;
+  std::vector<std::string> only;
+  std::string icd;
+  app.add_option("CAPTURE", o.capture, "a capture folder or its captures.json")->required()->type_name("");
+  app.add_option("--only", only, "replay only these instantiations (indices in captures.json, from 0)")
+      ->delimiter(',')
+      ->type_name("I[,J...]");
+  auto *icdOption =
+      app.add_option("--icd", icd,
+                     "open this ICD library (or .icd file) directly instead of the system loader")
+          ->type_name("FILE");
+  app.add_option("--platform", o.platform, "platform index (default 0)")->type_name("N");
+  app.add_option("--device", o.device, "device index in the platform (default 0)")->type_name("N");
+  app.add_option("--output", output,
+                 "write each written buffer to DIR/<index>/arg<N>.bin and DIR/replay.json")
+      ->type_name("DIR");
+  app.add_flag("--compare", o.compare, "compare written buffers with the capture's data_after bytes");
+  app.add_option("--ulp", o.ulp,
+                 "tolerance for float, double and half values, in units in the last place "
+                 "(default 0: bit for bit)")
+      ->type_name("N");
+  app.add_option("--repeat", o.repeat,
+                 "run each launch K times from the same inputs; report bytes that differ")
+      ->check(CLI::Range(1u, 1000000u))
+      ->type_name("K");
+  app.add_option("--format", format, "output format (default text)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("text|json");
+  app.set_version_flag("--version", std::string("clcapture-replay ") + CLCAPTURE_VERSION);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::CallForAllHelp &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::CallForVersion &e) {
+    cl.exitCode = app.exit(e, out, err);
+    return cl;
+  } catch (const CLI::ParseError &e) {
+    // CLI11's own exit codes (105, 109, …) are not SPEC §4's: every command-line error is 1.
+    err << "clcapture-replay: error: " << e.what() << "\nrun 'clcapture-replay --help' for the options\n";
+    cl.exitCode = kExitCommandLine;
+    return cl;
+  }
+  for (const std::string &text : only) {
+    // CLI11 would wrap "-1" around to a huge index; indices are plain decimal numbers.
+    bool digits =
+        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) {
+      err << "clcapture-replay: error: --only: expected instantiation indices such as 0,3,5, got '" << text
+          << "'\n";
+      cl.exitCode = kExitCommandLine;
+      return cl;
+    }
+    o.only.push_back(static_cast<std::size_t>(std::stoull(text)));
+  }
+  if (icdOption->count() > 0)
+    o.icd = icd;
+  if (!output.empty())
+    o.output = output;
+  o.format = format == "json" ? ReplayFormat::Json : ReplayFormat::Text;
+  return cl;
+}
+
+} // namespace clcapture::replay
