@@ -95,7 +95,7 @@ public:
   /// The queue's last reference is gone: its handle may come back as a new queue.
   void queueReleased(cl_command_queue queue);
 
-  /// Waits (at most 10 s) until every launch seen so far is on disk: at exit or when the loader unloads us.
+  /// Waits until every launch seen so far is on disk (giving up after 10 s without progress): at exit or when the loader unloads us.
   void drain();
 
   /// Logs `what` once and stops capturing.

@@ -83,12 +83,22 @@ void LaunchWriter::started(std::uint64_t queue, std::uint64_t launch) {
 
 void LaunchWriter::waitForQueue(std::uint64_t queue, double seconds) {
   std::unique_lock<std::mutex> lock(m_mutex);
-  m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_started[queue].empty(); });
+  // As long as the writer makes progress: a slow writer (a loaded machine) is waited for, a stuck read is
+  // not.
+  for (std::size_t before = m_started[queue].size(); before > 0; before = m_started[queue].size())
+    if (!m_written.wait_for(lock, std::chrono::duration<double>(seconds),
+                            [&] { return m_started[queue].size() < before; }))
+      return;
 }
 
 void LaunchWriter::drain(double seconds) {
   std::unique_lock<std::mutex> lock(m_mutex);
-  if (m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending == 0; }))
+  // Waits while launches keep being written (a loaded machine may need longer than `seconds` for all of
+  // them); gives up only after `seconds` without progress, e.g. reads gated by a user event never opened.
+  for (long before = m_pending; before > 0; before = m_pending)
+    if (!m_written.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return m_pending < before; }))
+      break;
+  if (m_pending == 0)
     return;
   m_inAnyOrder = true;
   m_ready.notify_one();

@@ -4,7 +4,8 @@
 // work in callbacks). A launch arrives when its reads are done; captures.json lists each queue's launches in
 // launch order whatever order the driver completes the reads in (Oclgrind runs completion callbacks out of
 // order), so an early arrival is held until the queue's earlier launches are written. clFinish waits for a
-// queue's launches (SIGKILL after a finish loses nothing), and exit waits for all of them, at most 10 s.
+// queue's launches (SIGKILL after a finish loses nothing), and exit waits for all of
+// them while the writer makes progress (a loaded machine may need long), giving up after 10 s without any.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -33,11 +34,13 @@ public:
   /// after it.
   void started(std::uint64_t queue, std::uint64_t launch);
 
-  /// Waits (at most `seconds`) until every launch of `queue` started so far is written. Called after the
+  /// Waits until every launch of `queue` started so far is written, giving up after `seconds` without one
+  /// written. Called after the
   /// driver's clFinish: the queue's reads are done, so only callbacks and the writer can still be busy.
   void waitForQueue(std::uint64_t queue, double seconds);
 
-  /// Waits (at most `seconds`) until every started launch is written: called at exit. Launches held back
+  /// Waits until every started launch is written, giving up after `seconds` without one written: called at
+  /// exit. Launches held back
   /// behind one whose reads never completed are then written out of order rather than lost.
   void drain(double seconds);
 
