@@ -3,7 +3,12 @@
 unchanged, that the capture holds one instantiation per launch (counted independently from PoCL's event
 log), and that clcapture-verify gives every captured launch a verdict other than `error` without crashing.
 
-usage: run_app.py APP --clcapture BIN --verify BIN --work DIR [--timeout SECONDS]
+usage: run_app.py APP --clcapture BIN --verify BIN --work DIR [--timeout SECONDS] [--replay BIN] [--pack]
+
+The capture is taken with --data-after (each launch's written buffers after it). Issue 11's bug-report
+checks, per program: `replay` ones are replayed from the capture alone on PoCL with `clcapture-replay
+--compare` (integers exact, floats within 4 ULP); `pack` ones are packed with `clcapture pack` and
+clcapture-verify on the archive must give the folder's verdicts.
 
 APP is one of the programs below (issue "Real applications"). Writes DIR/APP/summary.json (the numbers of
 docs/real-apps.md; tools/realapps_table.py renders them) and prints a short report; exits 1 on any failed
@@ -24,6 +29,7 @@ import gpuverify_loader_rules  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 POCL = "/etc/OpenCL/vendors/pocl.icd"
+POCL_LIBRARY = "/usr/lib/x86_64-linux-gnu/libpocl.so.2"
 PY = "/usr/bin/python3"
 
 FFMPEG_CHAIN = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-init_hw_device", "opencl=ocl:0.0",
@@ -51,17 +57,17 @@ def clfft_result(out):
 
 
 APPS = {
-    "clblast-xdot": {"cmd": ["clblast_test_xdot"], "result": clblast_result},
-    "clblast-xamax": {"cmd": ["clblast_test_xamax"], "result": clblast_result},
-    "ffmpeg-filters": {"cmd": FFMPEG_CHAIN, "result": line_result(r"^MD5=[0-9a-f]{32}$")},
+    "clblast-xdot": {"cmd": ["clblast_test_xdot"], "result": clblast_result, "replay": True},
+    "clblast-xamax": {"cmd": ["clblast_test_xamax"], "result": clblast_result, "replay": True},
+    "ffmpeg-filters": {"cmd": FFMPEG_CHAIN, "result": line_result(r"^MD5=[0-9a-f]{32}$"), "replay": True},
     "clfft-inplace": {"cmd": ["clFFT-client", "-c", "-x", "1024", "-p", "1"], "result": clfft_result,
-                      "race": True},
+                      "race": True, "pack": True},
     "clfft-outofplace": {"cmd": ["clFFT-client", "-c", "-x", "1024", "-p", "1", "-o"], "result": clfft_result,
-                         "race": False},
+                         "race": False, "replay": True},
     "clfft-2d": {"cmd": ["clFFT-client", "-c", "-x", "64", "-y", "64", "-p", "1"], "result": clfft_result},
     "opencv-tapi": {"cmd": [PY, os.path.join(HERE, "opencv_pipeline.py")],
                     "env": {"OPENCV_OPENCL_DEVICE": ":CPU:", "OPENCV_OPENCL_CACHE_ENABLE": "0"},
-                    "result": line_result(r"^opencv: (?!device).*$")},
+                    "result": line_result(r"^opencv: (?!device).*$"), "pack": True},
     "openmm-lj": {"cmd": [PY, os.path.join(HERE, "openmm_lj.py")], "result": line_result(r"^openmm: .*$")},
 }
 
@@ -87,6 +93,8 @@ def main():
     ap.add_argument("--clcapture", required=True)
     ap.add_argument("--verify", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--replay", help="clcapture-replay: replay the capture on PoCL and compare the outputs")
+    ap.add_argument("--pack", action="store_true", help="pack the capture and verify the archive too")
     ap.add_argument("--timeout", type=int, default=30,
                     help="clcapture-verify --timeout per instantiation (default 30, for the suite's time: an "
                          "instantiation that needs more is unknown, reason: time limit)")
@@ -111,7 +119,8 @@ def main():
     # 2. Under clcapture, with PoCL's event log to count launches independently.
     capture = os.path.join(work, "capture")
     cenv = dict(env, POCL_DEBUG="events")
-    rc, out, cap_s = run([a.clcapture, "--dir", capture, "--"] + app["cmd"], cenv, os.path.join(work, "captured.log"))
+    rc, out, cap_s = run([a.clcapture, "--dir", capture, "--data-after", "--"] + app["cmd"], cenv,
+                         os.path.join(work, "captured.log"))
     cap_result, cap_ok = app["result"](out)
     summary["captured_seconds"] = round(cap_s, 2)
     if rc != 0 or not cap_ok:
@@ -174,6 +183,37 @@ def main():
         failures.append("the known race is not reported")
     if app.get("race") is False and races:
         failures.append(f"a race is reported where there is none: {races[0]}")
+    # 4. Issue 11: replay from the capture alone, outputs compared; pack, and verify the archive.
+    if a.replay and app.get("replay"):
+        start = time.monotonic()
+        p = subprocess.run([a.replay, os.path.join(capture, "captures.json"), "--icd", POCL_LIBRARY, "--compare",
+                            "--ulp", "4", "--output", os.path.join(work, "replay")],
+                           capture_output=True, text=True, env=env, timeout=1200)
+        summary["replay_seconds"] = round(time.monotonic() - start, 2)
+        summary["replay"] = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else []
+        with open(os.path.join(work, "replay.log"), "w", encoding="utf-8") as f:
+            f.write(p.stdout + p.stderr)
+        if p.returncode != 0:
+            failures.append(f"clcapture-replay --compare exited {p.returncode}: "
+                            f"{(p.stdout + p.stderr).strip().splitlines()[-3:]}")
+    if a.pack and app.get("pack"):
+        archive = os.path.join(work, "capture.tar.gz")
+        p = subprocess.run([a.clcapture, "pack", capture, "-o", archive], capture_output=True, text=True)
+        if p.returncode != 0:
+            failures.append(f"clcapture pack exited {p.returncode}: {p.stderr[-500:]}")
+        else:
+            summary["archive_bytes"] = os.path.getsize(archive)
+            p = subprocess.run([a.verify, "--format=json", f"--timeout={a.timeout}", "-j", str(os.cpu_count() or 2),
+                                archive], capture_output=True, text=True)
+            packed = json.loads(p.stdout)["results"] if p.stdout.strip() else []
+            mine = [(r["index"], r["verdict"]) for r in results]
+            theirs = [(r["index"], r["verdict"]) for r in packed]
+            if mine != theirs:
+                diff = [(x, y) for x, y in zip(mine, theirs) if x != y][:3]
+                failures.append(f"the archive's verdicts differ from the folder's ({len(theirs)} vs {len(mine)} "
+                                f"results; e.g. {diff})")
+            else:
+                summary["archive_verdicts_equal"] = True
     with open(os.path.join(work, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
     print(f"{a.app}: {pocl_launches} launches (PoCL), {len(instantiations)} instantiations, {len(distinct)} distinct; "
