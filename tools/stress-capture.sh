@@ -19,8 +19,8 @@ for i in $(seq 1 "$runs"); do
   pid=$!
   wait $pid
   status=$?
-  seconds=$(echo "$(date +%s.%N) - $start" | bc -l)
-  total=$(echo "$total + $seconds" | bc -l)
+  seconds=$(awk "BEGIN {print $(date +%s.%N) - $start}")
+  total=$(awk "BEGIN {print $total + $seconds}")
   if [ $status -eq 137 ]; then
     hung=$((hung + 1))
     echo "run $i: HUNG (killed after ${limit} s)"
@@ -39,5 +39,5 @@ for i in $(seq 1 "$runs"); do
   fi
 done
 printf 'stress: %d runs of %d launches, %d hung, %d with launches missing, mean %.1f s\n' "$runs" "$launches" \
-  "$hung" "$short" "$(echo "$total / $runs" | bc -l)"
+  "$hung" "$short" "$(awk "BEGIN {print $total / $runs}")"
 [ "$hung" -eq 0 ] && [ "$short" -eq 0 ]

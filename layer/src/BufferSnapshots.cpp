@@ -11,17 +11,6 @@ namespace clcapture::layer {
 
 namespace {
 
-void CL_CALLBACK snapshotCompleted(cl_event, cl_int status, void *userData) {
-  // A driver thread: no OpenCL calls, no blocking; the last read hands the launch to the writer.
-  auto *snap = static_cast<PendingLaunch::Snapshot *>(userData);
-  if (status < 0)
-    snap->blob->failed = true;
-  snap->blob->done.store(true, std::memory_order_release);
-  PendingLaunch *owner = snap->owner;
-  if (owner->outstanding.fetch_sub(1) == 1)
-    LaunchWriter::instance().push(std::move(owner->self)); // a discarded launch still has staging to release
-}
-
 /// A CL_MEM_HOST_NO_ACCESS buffer (OpenCL 1.2 §5.2.1: the host may not read it) is copied on the device to a
 /// staging buffer after the launch's wait list, and the staging buffer is read. `gate` receives the copy's
 /// event: the launch must not start before the copy has taken the bytes.
@@ -119,15 +108,7 @@ void enqueueAfterSnapshots(const cl_icd_dispatch &d, const std::shared_ptr<Pendi
 }
 
 void watchSnapshots(const std::shared_ptr<PendingLaunch> &launch) {
-  const cl_icd_dispatch &d = *launch->driver;
-  launch->outstanding = launch->snapshots.size();
-  launch->self = launch;
-  for (auto &snap : launch->snapshots) {
-    cl_event event = snap->event;
-    if (d.clSetEventCallback(event, CL_COMPLETE, &snapshotCompleted, snap.get()) != CL_SUCCESS)
-      snapshotCompleted(event, -1, snap.get());
-    d.clReleaseEvent(event); // the callback still fires; the driver keeps what it needs
-  }
+  LaunchWriter::instance().watch(launch);
 }
 
 } // namespace clcapture::layer

@@ -3,9 +3,8 @@
 // opencl-notes.md: a blocking read inside a hooked enqueue deadlocks applications that gate work on user
 // events. So each buffer is read with a non-blocking read on the launch's own queue, after the launch's wait
 // list; on an out-of-order queue the launch is made to wait for the reads, so that it cannot change the
-// bytes before they are taken. A completion callback per read (a driver thread: no OpenCL calls, no
-// blocking, no lock an application thread may hold) counts down, and the last one hands the launch to the
-// writer thread.
+// bytes before they are taken. No completion callback: the writer thread polls the reads' events
+// (LaunchWriter.h), so nothing of ours ever runs on a driver thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -31,8 +30,8 @@ void enqueueSnapshots(const cl_icd_dispatch &d, cl_command_queue queue, const st
 /// cannot start leaves its argument's data_after_skipped set.
 void enqueueAfterSnapshots(const cl_icd_dispatch &d, const std::shared_ptr<PendingLaunch> &launch);
 
-/// After the launch was enqueued: a completion callback on each snapshot's read; the last one to complete
-/// passes the launch (also a discarded one: it may hold staging buffers) to the writer thread.
+/// After the launch was enqueued: the writer thread polls its reads' events and takes the launch (also a
+/// discarded one: its reads still write into its memory, and it may hold staging buffers) once they are done.
 void watchSnapshots(const std::shared_ptr<PendingLaunch> &launch);
 
 } // namespace clcapture::layer

@@ -435,7 +435,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
                                                       cl_uint numWaits, const cl_event *waits,
                                                       std::vector<cl_event> &extraWaits) {
   // Described under the engine's lock; the reads are enqueued after it is released, so that no driver call
-  // that could wait on the driver's own threads (which may run our callbacks or hooks) is made while an
+  // that could wait on the driver's own threads (which may run our hooks) is made while an
   // application thread holds it. Only first-time questions (a queue's device and order, a kernel's
   // parameters, a device's facts) are asked under it.
   std::shared_ptr<PendingLaunch> pending = describeLaunch(d, queue, kernel, shape);
@@ -632,8 +632,7 @@ void CaptureEngine::commit(const std::shared_ptr<PendingLaunch> &launch, cl_int 
       LaunchWriter::instance().push(launch);
     return;
   }
-  // From here each snapshot's read completes through a callback, which hands the launch (even a discarded
-  // one: it may hold staging buffers) to the writer.
+  // From here the writer thread polls the reads and takes the launch (even a discarded one) once done.
   watchSnapshots(launch);
 }
 

@@ -67,7 +67,7 @@
   X(clGetMemObjectInfo, 10)                                                                                  \
   X(clEnqueueReadBuffer, 10)                                                                                 \
   X(clEnqueueSVMMemcpy, 20)                                                                                  \
-  X(clSetEventCallback, 11)                                                                                  \
+  X(clGetEventInfo, 10)                                                                                      \
   X(clWaitForEvents, 10)                                                                                     \
   X(clReleaseEvent, 10)
 

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <list>
+#include <set>
 
 namespace clcapture::layer {
 
@@ -139,30 +141,90 @@ std::shared_ptr<PendingLaunch> LaunchWriter::nextWritable() {
   return nullptr;
 }
 
+void LaunchWriter::watch(std::shared_ptr<PendingLaunch> launch) {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_watched.push_back(std::move(launch));
+  }
+  m_ready.notify_one();
+}
+
+std::vector<std::shared_ptr<PendingLaunch>>
+LaunchWriter::pollReads(std::list<std::shared_ptr<PendingLaunch>> &watching) {
+  std::vector<std::shared_ptr<PendingLaunch>> completed;
+  // An in-order queue completes its commands in order: past its first launch still reading, none of its later
+  // ones can be done, so a pass asks the driver about a handful of events, not thousands.
+  std::set<std::uint64_t> waitingQueues;
+  for (auto it = watching.begin(); it != watching.end();) {
+    PendingLaunch &launch = **it;
+    if (!launch.outOfOrderQueue && waitingQueues.count(launch.facts.queue)) {
+      ++it;
+      continue;
+    }
+    const cl_icd_dispatch &d = *launch.driver;
+    bool all = true;
+    for (auto &snap : launch.snapshots) {
+      if (!snap->event)
+        continue;
+      cl_int status = CL_QUEUED;
+      if (!d.clGetEventInfo || d.clGetEventInfo(snap->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                                                &status, nullptr) != CL_SUCCESS)
+        status = -1;
+      if (status != CL_COMPLETE && status >= 0) {
+        all = false;
+        break;
+      }
+      if (status < 0)
+        snap->blob->failed = true;
+      snap->blob->done.store(true, std::memory_order_release);
+      d.clReleaseEvent(snap->event);
+      snap->event = nullptr;
+    }
+    if (all) {
+      completed.push_back(std::move(*it));
+      it = watching.erase(it);
+    } else {
+      waitingQueues.insert(launch.facts.queue);
+      ++it;
+    }
+  }
+  return completed;
+}
+
 void LaunchWriter::run() {
+  // Reads in flight are polled here, on the writer thread: no completion callbacks on the driver's threads
+  // (NVIDIA's driver deadlocked, its enqueue waiting for space while its event threads waited for a lock,
+  // with thousands of callbacks pending; issue 12).
+  std::list<std::shared_ptr<PendingLaunch>> watching;
   for (;;) {
+    std::vector<std::shared_ptr<PendingLaunch>> completed = pollReads(watching);
     std::shared_ptr<PendingLaunch> launch;
     {
       std::unique_lock<std::mutex> lock(m_mutex);
-      m_ready.wait(lock, [this] {
-        while (!m_arrived.empty()) {
-          std::shared_ptr<PendingLaunch> a = std::move(m_arrived.front());
-          m_arrived.pop_front();
-          if (a->discard)
-            m_discarded.push_back(std::move(a));
-          else
-            m_held[a->facts.queue].emplace(a->facts.launch, std::move(a));
-        }
-        if (!m_discarded.empty()) {
-          return true;
-        }
-        return static_cast<bool>(m_next = nextWritable());
-      });
+      for (auto &w : m_watched)
+        watching.push_back(std::move(w));
+      m_watched.clear();
+      for (auto &c : completed)
+        m_arrived.push_back(std::move(c));
+      while (!m_arrived.empty()) {
+        std::shared_ptr<PendingLaunch> a = std::move(m_arrived.front());
+        m_arrived.pop_front();
+        if (a->discard)
+          m_discarded.push_back(std::move(a));
+        else
+          m_held[a->facts.queue].emplace(a->facts.launch, std::move(a));
+      }
       if (!m_discarded.empty()) {
         launch = std::move(m_discarded.front());
         m_discarded.pop_front();
-      } else {
-        launch = std::move(m_next);
+      } else if (!(launch = nextWritable())) {
+        // Nothing to write: sleep until something arrives, briefly while reads are in flight.
+        auto wake = [this] { return !m_watched.empty() || !m_arrived.empty() || m_inAnyOrder; };
+        if (watching.empty())
+          m_ready.wait_for(lock, std::chrono::milliseconds(100), wake);
+        else
+          m_ready.wait_for(lock, std::chrono::microseconds(500), wake);
+        continue;
       }
     }
     if (!launch->discard)
@@ -179,7 +241,6 @@ void LaunchWriter::run() {
       m_started[launch->facts.queue].erase(launch->facts.launch);
     }
     m_written.notify_all();
-    m_ready.notify_one(); // the next launch of the queue may be held already
   }
 }
 

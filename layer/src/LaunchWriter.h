@@ -1,11 +1,12 @@
 //===- LaunchWriter.h - The writer thread: blobs and records, in each queue's launch order -*- C++ -*-===//
 //
-// Blobs and records are written here, never on the application's thread or in a driver callback (no blocking
-// work in callbacks). A launch arrives when its reads are done; captures.json lists each queue's launches in
-// launch order whatever order the driver completes the reads in (Oclgrind runs completion callbacks out of
-// order), so an early arrival is held until the queue's earlier launches are written. clFinish waits for a
-// queue's launches (SIGKILL after a finish loses nothing), and exit waits for all of
-// them while the writer makes progress (a loaded machine may need long), giving up after 10 s without any.
+// Blobs and records are written here, never on the application's thread; the driver runs no callback of
+// ours at all: the writer polls the read events itself. A launch arrives when its reads are done;
+// captures.json lists each queue's launches in launch order whatever order the driver completes the reads in
+// (Oclgrind runs completion callbacks out of order), so an early arrival is held until the queue's earlier
+// launches are written. clFinish waits for a queue's launches (SIGKILL after a finish loses nothing), and
+// exit waits for all of them while the writer makes progress (a loaded machine may need long), giving up
+// after 10 s without any.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -15,11 +16,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 namespace clcapture::layer {
 
@@ -27,8 +30,11 @@ class LaunchWriter {
 public:
   static LaunchWriter &instance();
 
-  /// The launch's reads are done (or it was discarded): it may be written.
+  /// The launch's reads are done (or it has none): it may be written.
   void push(std::shared_ptr<PendingLaunch> launch);
+  /// The launch's reads are in flight: the writer thread polls their events (clGetEventInfo) and writes it
+  /// once all completed. A discarded launch is watched too: its reads still write into its memory.
+  void watch(std::shared_ptr<PendingLaunch> launch);
 
   /// The launch was accepted by the driver: it will arrive, and its queue's later launches are written
   /// after it.
@@ -48,12 +54,17 @@ private:
   LaunchWriter();
   long neverArrived() const;
   std::shared_ptr<PendingLaunch> nextWritable();
+  /// Asks the driver about the watched launches' read events (writer thread, no lock held); returns those
+  /// whose reads all completed, their events released and blobs marked done.
+  static std::vector<std::shared_ptr<PendingLaunch>>
+  pollReads(std::list<std::shared_ptr<PendingLaunch>> &watching);
   void run();
   static void write(PendingLaunch &launch);
 
   std::mutex m_mutex;
   std::condition_variable m_ready;
   std::deque<std::shared_ptr<PendingLaunch>> m_arrived;   ///< reads done, not yet sorted
+  std::vector<std::shared_ptr<PendingLaunch>> m_watched;  ///< reads in flight, not yet taken by the writer
   std::deque<std::shared_ptr<PendingLaunch>> m_discarded; ///< refused launches: only staging to release
   /// Reads done, waiting for the earlier launches of their queue: queue → launch number → launch.
   std::map<std::uint64_t, std::map<std::uint64_t, std::shared_ptr<PendingLaunch>>> m_held;

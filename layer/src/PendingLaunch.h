@@ -52,7 +52,7 @@ struct PendingLaunch {
   struct Snapshot {
     std::size_t argument = 0;         ///< index in kernelArguments
     std::shared_ptr<SharedBlob> blob; ///< the driver reads into blob->bytes
-    cl_event event = nullptr;
+    cl_event event = nullptr;         ///< the read's event until the writer saw it complete (then released)
     cl_mem staging = nullptr; ///< the copy read instead of a CL_MEM_HOST_NO_ACCESS buffer; released after
     PendingLaunch *owner = nullptr;
     bool after = false; ///< read once the launch completed (CLCAPTURE_DATA_AFTER), not before it
@@ -81,8 +81,6 @@ struct PendingLaunch {
   std::vector<ReadPlan> beforeReads; ///< the bytes to read before the launch, enqueued by prepare()
   /// CLCAPTURE_DATA_AFTER: the buffers the launch may write, read after it once the driver accepted it.
   std::vector<ReadPlan> afterReads;
-  std::atomic<std::size_t> outstanding{0};
-  std::shared_ptr<PendingLaunch> self; ///< keeps the launch alive until its last read completes
 };
 
 } // namespace clcapture::layer

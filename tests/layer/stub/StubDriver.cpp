@@ -217,12 +217,18 @@ void answer_clGetKernelArgInfo(cl_int, cl_kernel, cl_uint arg_index, cl_kernel_a
     answerValue(spaces[arg_index], param_value_size, param_value, param_value_size_ret);
 }
 
-/// The callback runs at once (the stub's events are complete when created): the capture engine records a
-/// launch from its buffer reads' completion callbacks.
+/// The callback runs at once (the stub's events are complete when created).
 void answer_clSetEventCallback(cl_int code, cl_event event, cl_int,
                                void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data) {
   if (code == CL_SUCCESS && pfn_notify)
     pfn_notify(event, CL_COMPLETE, user_data);
+}
+
+/// The stub's events are complete when created: the capture engine's writer thread polls its reads' events.
+void answer_clGetEventInfo(cl_int code, cl_event, cl_event_info param_name, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret) {
+  if (code == CL_SUCCESS && param_name == CL_EVENT_COMMAND_EXECUTION_STATUS)
+    answerValue(static_cast<cl_int>(CL_COMPLETE), param_value_size, param_value, param_value_size_ret);
 }
 
 /// A buffer created from host bytes reads back as those bytes, so the capture's data can be checked.

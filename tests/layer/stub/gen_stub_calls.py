@@ -344,7 +344,7 @@ def gen(entries, text):
 
 # Entries with a hand-written answer in StubAnswers.cpp (what a loader or the capture engine needs to hear).
 ANSWERED = {"clGetPlatformInfo", "clGetDeviceIDs", "clGetDeviceInfo", "clGetCommandQueueInfo", "clGetKernelInfo",
-            "clGetKernelArgInfo", "clSetEventCallback", "clEnqueueReadBuffer"}
+            "clGetKernelArgInfo", "clSetEventCallback", "clGetEventInfo", "clEnqueueReadBuffer"}
 ANSWERED_RET = {"clGetExtensionFunctionAddress", "clGetExtensionFunctionAddressForPlatform", "clCreateBuffer"}
 
 # App arguments that must be real for the call to be meaningful or safe.
