@@ -62,7 +62,7 @@ APPS = {
     # Every frame is an image2d_t: the capture holds no image format or contents (docs/bug-reports.md), so
     # replay must say so for every launch rather than run it.
     "ffmpeg-filters": {"cmd": FFMPEG_CHAIN, "result": line_result(r"^MD5=[0-9a-f]{32}$"),
-                       "replay": "not replayable: an image"},
+                       "replay": "an image; the capture holds neither its format nor its contents"},
     "clfft-inplace": {"cmd": ["clFFT-client", "-c", "-x", "1024", "-p", "1"], "result": clfft_result,
                       "race": True, "pack": True},
     "clfft-outofplace": {"cmd": ["clFFT-client", "-c", "-x", "1024", "-p", "1", "-o"], "result": clfft_result,
