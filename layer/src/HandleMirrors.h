@@ -132,7 +132,6 @@ struct HandleMirrors {
   std::uint64_t threadNumber();
   void queueReleased(cl_command_queue queue);
 
-  std::uint64_t newProgramId() { return nextProgram++; }
   void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable = true);
   /// OpenCL 1.2 §5.2.1: access and host-access flags left out are inherited from the parent.
   void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin, std::size_t size);

@@ -193,13 +193,8 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
         json.dump(meta, f, indent=2)
 
 
-def main():
-    kernel_path, verify = sys.argv[1], sys.argv[2]
-    json_only = "--json-only" in sys.argv[3:]
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv[3:] else None
-    with open(kernel_path, encoding="utf-8") as f:
-        text = f.read()
-    expected, options, regexes = parse_header(text)
+def launch_of(text, options):
+    """(entry, params, inst, launch) from a corpus header's launch options (parse_header's second part)."""
     launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
     entry = None
     it = iter(options)
@@ -221,6 +216,17 @@ def main():
         else:
             raise SystemExit(f"unknown header option {o}")
     entry, params = parameters(text, entry)
+    return entry, params, inst, launch
+
+
+def main():
+    kernel_path, verify = sys.argv[1], sys.argv[2]
+    json_only = "--json-only" in sys.argv[3:]
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv[3:] else None
+    with open(kernel_path, encoding="utf-8") as f:
+        text = f.read()
+    expected, options, regexes = parse_header(text)
+    entry, params, inst, launch = launch_of(text, options)
     with tempfile.TemporaryDirectory() as folder:
         build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
         r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],

@@ -16,28 +16,7 @@ import run_kernel  # noqa: E402
 def launch_of(text):
     """(entry, params, inst, launch) from a corpus header, as run_kernel.main() reads it."""
     _, options, _ = run_kernel.parse_header(text)
-    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
-    entry = None
-    inst = {"language": "OpenCL", "endianness": "little"}
-    it = iter(options)
-    for o in it:
-        if o.startswith("--global_size="):
-            inst["global_size"] = run_kernel.dims(o.split("=", 1)[1])
-        elif o.startswith("--local_size="):
-            inst["local_size"] = run_kernel.dims(o.split("=", 1)[1])
-        elif o.startswith("--global_offset="):
-            inst["global_offset"] = run_kernel.dims(o.split("=", 1)[1])
-        elif o.startswith("--entry="):
-            entry = o.split("=", 1)[1]
-        elif o.startswith("--flags="):
-            inst["compiler_flags"] = o.split("=", 1)[1]
-        elif o in ("--arg", "--size", "--data", "--alias"):
-            key, value = next(it).split("=", 1)
-            launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
-        else:
-            raise SystemExit(f"unknown header option {o}")
-    entry, params = run_kernel.parameters(text, entry)
-    return entry, params, inst, launch
+    return run_kernel.launch_of(text, options)
 
 
 def build(kernel_path, folder, data_for_all=None, local_default=None):
