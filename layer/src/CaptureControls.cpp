@@ -2,36 +2,14 @@
 
 #include "CaptureControls.h"
 
+#include "clcapture/format/ByteCount.h"
+
 #include <cerrno>
 #include <cstdlib>
 
 namespace clcapture::layer {
 
 namespace {
-
-/// A whole decimal number with an optional K/M/G suffix (powers of 1024).
-std::optional<std::uint64_t> parseBytes(const std::string &text) {
-  if (text.empty() || text[0] < '0' || text[0] > '9')
-    return std::nullopt;
-  errno = 0;
-  char *end = nullptr;
-  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-  if (errno == ERANGE)
-    return std::nullopt;
-  std::string suffix(end);
-  unsigned shift = 0;
-  if (suffix == "K" || suffix == "k")
-    shift = 10;
-  else if (suffix == "M" || suffix == "m")
-    shift = 20;
-  else if (suffix == "G" || suffix == "g")
-    shift = 30;
-  else if (!suffix.empty())
-    return std::nullopt;
-  if (shift && value > (UINT64_MAX >> shift))
-    return std::nullopt;
-  return static_cast<std::uint64_t>(value) << shift;
-}
 
 std::optional<std::uint64_t> parseIndex(const std::string &text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
@@ -89,7 +67,7 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
     if (text == "all") {
     } else if (text == "none") {
       c.captureData = false;
-    } else if (auto cap = parseBytes(text)) {
+    } else if (auto cap = format::parseByteCount(text)) {
       c.perBufferCap = *cap;
     } else {
       c.error = "CLCAPTURE_DATA=" + text + ": expected all, none or a byte count (e.g. 1048576 or 1M)";
@@ -98,7 +76,7 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
   }
   if (maxBytes && *maxBytes) {
     auto budget = std::string(maxBytes) == "unlimited" ? std::optional<std::uint64_t>(UINT64_MAX)
-                                                       : parseBytes(maxBytes);
+                                                       : format::parseByteCount(maxBytes);
     if (!budget) {
       c.error = std::string("CLCAPTURE_MAX_BYTES=") + maxBytes +
                 ": expected a byte count (e.g. 1073741824 or 1G) or unlimited";
@@ -107,7 +85,7 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
     c.totalBudget = *budget;
   }
   if (minFree && *minFree) {
-    auto floor = std::string(minFree) == "off" ? std::optional<std::uint64_t>(0) : parseBytes(minFree);
+    auto floor = std::string(minFree) == "off" ? std::optional<std::uint64_t>(0) : format::parseByteCount(minFree);
     if (!floor) {
       c.error = std::string("CLCAPTURE_MIN_FREE=") + minFree + ": expected a byte count (e.g. 10G) or off";
       return c;

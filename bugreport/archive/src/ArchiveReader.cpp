@@ -4,6 +4,7 @@
 
 #include "clcapture/format/CapturePath.h"
 
+#include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
@@ -24,6 +25,20 @@ struct ReaderCloser {
 
 std::string inQuotes(const std::string &s) {
   return "\"" + s + "\"";
+}
+
+/// Whether `folder` (which exists) resolves to `base` or a folder under it.
+bool insideFolder(const fs::path &base, const fs::path &folder) {
+  std::error_code ec;
+  fs::path realBase = fs::canonical(base, ec);
+  if (ec)
+    return false;
+  fs::path real = fs::canonical(folder, ec);
+  if (ec)
+    return false;
+  auto [baseEnd, unused] = std::mismatch(realBase.begin(), realBase.end(), real.begin(), real.end());
+  (void)unused;
+  return baseEnd == realBase.end();
 }
 
 } // namespace
@@ -52,6 +67,8 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
       break;
     if (r != ARCHIVE_OK)
       return fmt::fail(name + ": malformed archive: " + archive_error_string(a.get()));
+    if (entries == 0 && archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
+      return fmt::fail(name + ": not a clcapture pack archive: a tar without gzip compression");
     const char *raw = archive_entry_pathname(entry);
     std::string path = raw ? raw : "";
     if (++entries > limits.maxEntries)
@@ -90,13 +107,12 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
     fs::create_directories(target.parent_path(), ec);
     // The parent folders were made from checked names, but one may already exist as a link on disk (a
     // folder someone prepared): the file must still land inside `into`.
-    if (auto problem = fmt::containedFileProblem(into, relative); problem && fs::exists(target))
-      return fmt::fail(name + ": entry " + inQuotes(path) + ": " + *problem);
+    if (!insideFolder(into, target.parent_path()))
+      return fmt::fail(name + ": entry " + inQuotes(path) + ": its folder resolves outside " + into.string());
     int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
       return fmt::fail(name + ": entry " + inQuotes(path) +
                        ": cannot create it (duplicate entry or not writable)");
-    std::uint64_t written = 0;
     const void *block = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
@@ -117,10 +133,8 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
         ::close(fd);
         return fmt::fail(name + ": entry " + inQuotes(path) + ": write failed");
       }
-      written += size;
     }
     ::close(fd);
-    (void)written;
   }
   return {};
 }

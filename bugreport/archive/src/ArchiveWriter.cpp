@@ -59,7 +59,7 @@ fmt::Expected<void> writeArchive(const fs::path &archivePath, std::vector<Archiv
   std::sort(entries.begin(), entries.end(),
             [](const ArchiveEntry &x, const ArchiveEntry &y) { return x.path < y.path; });
   std::unique_ptr<struct archive, ArchiveCloser> a(archive_write_new());
-  if (archive_write_set_format_ustar(a.get()) != ARCHIVE_OK ||
+  if (archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
       archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
       archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr) != ARCHIVE_OK)
     return fmt::fail(std::string("cannot set up the archive: ") + archive_error_string(a.get()));

@@ -11,7 +11,9 @@
 
 #include "PackEnvironment.h"
 #include "PackSelection.h"
+#include "clcapture/archive/ArchiveReader.h"
 #include "clcapture/archive/ArchiveWriter.h"
+#include "clcapture/format/ByteCount.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 
@@ -32,27 +34,6 @@ namespace {
 
 constexpr int kCommandLine = 1;
 constexpr int kInvalidCapture = 10;
-
-std::optional<std::uint64_t> parseBytes(const std::string &text) {
-  if (text.empty())
-    return std::nullopt;
-  std::size_t used = 0;
-  unsigned long long n = 0;
-  try {
-    n = std::stoull(text, &used);
-  } catch (...) {
-    return std::nullopt;
-  }
-  std::string unit = text.substr(used);
-  std::uint64_t scale = unit.empty()                 ? 1
-                        : unit == "K" || unit == "k" ? 1ull << 10
-                        : unit == "M" || unit == "m" ? 1ull << 20
-                        : unit == "G" || unit == "g" ? 1ull << 30
-                                                     : 0;
-  if (!scale)
-    return std::nullopt;
-  return static_cast<std::uint64_t>(n) * scale;
-}
 
 /// clcapture-verify beside this program, else on PATH.
 std::string verifyProgram() {
@@ -117,7 +98,7 @@ int main(int argc, char **argv) {
   if (data == "none")
     policy.data = false;
   else if (data != "all") {
-    auto cap = parseBytes(data);
+    auto cap = fmt::parseByteCount(data);
     if (!cap) {
       std::fprintf(stderr, "clcapture pack: --data %s: expected all, none or a byte count (e.g. 1M)\n",
                    data.c_str());
@@ -156,6 +137,12 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "clcapture pack: refusing to overwrite the input %s\n", archivePath.c_str());
     return kCommandLine;
   }
+  // Overwrite an earlier pack, never another file (a sidecar, a data blob, a user's file mistyped after -o).
+  if (fs::exists(archivePath, ec) && !archive::looksLikeArchive(archivePath)) {
+    std::fprintf(stderr, "clcapture pack: refusing to overwrite %s: it exists and is not a .tar.gz archive\n",
+                 archivePath.c_str());
+    return kCommandLine;
+  }
 
   fmt::Capture capture = fmt::loadCapture(captures);
   if (capture.hasErrors()) {
@@ -179,9 +166,11 @@ int main(int argc, char **argv) {
   if (report) {
     // The verifier reads the archive itself, under the archive's own name, so its report names no
     // temporary path.
-    char pattern[] = "/tmp/clcapture-pack-XXXXXX";
-    if (!::mkdtemp(pattern)) {
-      std::fprintf(stderr, "clcapture pack: cannot make a temporary folder\n");
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = (fs::path(tmp && *tmp ? tmp : "/tmp") / "clcapture-pack-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      std::fprintf(stderr, "clcapture pack: cannot make a temporary folder in %s\n",
+                   fs::path(pattern).parent_path().c_str());
       return kCommandLine;
     }
     fs::path work(pattern);

@@ -72,8 +72,9 @@ fmt::Expected<PackedCapture> selectForPack(const fmt::Capture &capture, const fs
         if (!policy.data || size > policy.dataCap) {
           array->data.reset();
           ++out.dataLeftOut;
-          if (facts.arguments.size() > a)
-            facts.arguments[a].dataSkipped = leftOut;
+          for (fmt::ArgumentFacts &af : facts.arguments)
+            if (af.index == a)
+              af.dataSkipped = leftOut;
           continue;
         }
         addFile(*array->data);

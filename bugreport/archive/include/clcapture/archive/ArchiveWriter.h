@@ -1,8 +1,9 @@
 //===- ArchiveWriter.h - Byte-identical .tar.gz archives -*- C++ -*-===//
 //
 // A bug report must be reproducible to the byte: the same input gives the same archive. Entries are written
-// sorted by path, as ustar (no pax times), with mtime 0, owner and group root (0), modes 0644 / 0755, and
-// gzip without a name or timestamp in its header (libarchive's `gzip:!timestamp`).
+// sorted by path, as restricted pax (plain ustar headers; an extended header only for a path longer than
+// ustar holds or a file over 8 GiB, and never with times), with mtime 0, owner and group root (0), modes
+// 0644 / 0755, and gzip without a name or timestamp in its header (libarchive's `gzip:!timestamp`).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
