@@ -770,7 +770,7 @@ def run_one(rec, verify, timeout, scratch, keep):
         inst = json.loads(json.dumps(launch["inst"]))
         run_kernel.build_capture(folder, rec["kernel_name"], rec["text"], launch["entry"], params, inst,
                                  launch["launch"], address_bits=launch["address_bits"])
-        cmd = [verify, "--format=json", f"--timeout={timeout}"] + (["--strict"] if rec.get("strict") else []) + \
+        cmd = [verify, "--format=json", "--no-cache", f"--timeout={timeout}"] + (["--strict"] if rec.get("strict") else []) + \
             [os.path.join(folder, "captures.json")]
         t0 = time.monotonic()
         try:

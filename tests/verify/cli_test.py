@@ -11,12 +11,17 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 
+CACHE_HOME = None  # set by main(): each case has a verdict cache of its own, never the user's
+
+
 def run(binary, *args):
-    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=300)
+    env = dict(os.environ, XDG_CACHE_HOME=CACHE_HOME) if CACHE_HOME else None
+    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=300, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -162,12 +167,40 @@ def case_compile_error(a):
 
 def case_timeout(a):
     # A 64-entry permutation read from captured bytes takes the solver seconds; one second is not enough.
-    rc, out, err = run(a.binary, "--format=json", "--timeout=1", os.path.join(a.captures, "slow", "captures.json"))
+    rc, out, err = run(a.binary, "--format=json", "--timeout=1", "--no-cache",
+                       os.path.join(a.captures, "slow", "captures.json"))
     expect(rc == 7, f"exit status {rc}, expected 7 (timeout)", out, err)
     result = json.loads(out)["results"][0]
     expect(result["verdict"] == "unknown", "a timeout is unknown, never verified", out, err)
     expect(re.search(r"timed out|timeout", result.get("reason", "")), "the reason names the timeout", out, err)
     expect(result["seconds"] < 5, f"the limit was not kept: {result['seconds']} s", out, err)
+
+
+def without_times(report):
+    for r in report["results"]:
+        r.pop("seconds", None)
+    return report
+
+
+def case_cache(a):
+    # The second run reads every result from the cache; a corrupt entry is analysed again and rewritten.
+    captures = os.path.join(a.captures, "good", "captures.json")
+    rc, out, err = run(a.binary, "--format=json", captures)
+    expect(rc in (0, 6), f"exit status {rc}", out, err)
+    first = without_times(json.loads(out))
+    entries = [os.path.join(d, f) for d, _, files in os.walk(CACHE_HOME) for f in files]
+    expect(len(entries) >= 1, f"no cache entry under {CACHE_HOME}", out, err)
+    rc2, out, err = run(a.binary, "--format=json", captures)
+    expect(rc2 == rc and without_times(json.loads(out)) == first, "the cached report differs", out, err)
+    stored = {e: open(e, "rb").read() for e in entries}
+    for e in entries:
+        with open(e, "wb") as f:
+            f.write(b'{"key": "garbage"')
+    rc3, out, err = run(a.binary, "--format=json", captures)
+    expect(rc3 == rc and without_times(json.loads(out)) == first, "a corrupt cache changed the report", out, err)
+    expect(all(open(e, "rb").read() == stored[e] for e in entries), "corrupt entries were not rewritten", out, err)
+    rc4, out, err = run(a.binary, "--format=json", "--no-cache", captures)
+    expect(rc4 == rc and without_times(json.loads(out)) == first, "--no-cache gives another report", out, err)
 
 
 CASES = {name[5:].replace("_", "-"): f for name, f in globals().items() if name.startswith("case_")}
@@ -182,6 +215,9 @@ def main():
     parser.add_argument("case", choices=sorted(CASES))
     a = parser.parse_args()
     os.makedirs(a.work, exist_ok=True)
+    global CACHE_HOME
+    CACHE_HOME = os.path.join(a.work, "cache")
+    shutil.rmtree(CACHE_HOME, ignore_errors=True)
     try:
         CASES[a.case](a)
     except Failed as e:

@@ -10,6 +10,7 @@
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
+#include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
 #include <atomic>
@@ -149,15 +150,24 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   std::vector<std::size_t> distinct;                                // slots to analyse
   std::vector<std::optional<std::size_t>> copyOf(positions.size()); // slot -> slot it copies
   std::map<std::string, std::size_t> firstWithKey;
+  std::vector<std::string> keys(positions.size());
   for (std::size_t slot = 0; slot < positions.size(); ++slot) {
     std::size_t p = positions[slot];
-    std::string key =
-        analysisKey(capture.captures.instantiations[p], capture.factsFor(p), captureDir, hashes);
-    auto [it, inserted] = firstWithKey.emplace(std::move(key), slot);
+    keys[slot] = analysisKey(capture.captures.instantiations[p], capture.factsFor(p), captureDir, hashes);
+    auto [it, inserted] = firstWithKey.emplace(keys[slot], slot);
     if (inserted)
       distinct.push_back(slot);
     else
       copyOf[slot] = it->second;
+  }
+
+  // Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
+  std::optional<VerdictCache> cache;
+  std::string identity = analyzer.identity();
+  if (options.cacheDir && !identity.empty() && !options.dumpIrDir && !options.dumpSmt2Dir) {
+    std::string buildId = executableBuildId();
+    if (!buildId.empty())
+      cache.emplace(*options.cacheDir, identity + ";build-id " + buildId);
   }
 
   std::vector<InstantiationResult> results(positions.size());
@@ -166,7 +176,19 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   auto worker = [&] {
     for (std::size_t d = next++; d < distinct.size(); d = next++) {
       std::size_t slot = distinct[d];
-      results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
+      const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
+      std::optional<InstantiationResult> cached;
+      if (cache)
+        cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
+      if (cached) {
+        results[slot] = copyResult(*cached, capture.captures.indices[positions[slot]], inst);
+        results[slot].sameAs.reset();
+        results[slot].entryPoint = inst.entryPoint;
+      } else {
+        results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
+        if (cache)
+          cache->store(keys[slot], options.strict, options.timeoutSeconds, results[slot]);
+      }
       shown.done();
     }
   };
@@ -182,6 +204,13 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       t.join();
   }
   shown.finish();
+  if (cache) {
+    cache->prune();
+    if (progress && cache->hits() > 0)
+      *progress << "clcapture-verify: " << cache->hits() << " of " << distinct.size()
+                << " distinct instantiations from the cache in " << cache->folder().string()
+                << " (--no-cache analyses them again)\n";
+  }
 
   for (std::size_t slot = 0; slot < positions.size(); ++slot)
     if (copyOf[slot])

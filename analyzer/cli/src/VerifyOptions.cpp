@@ -3,6 +3,7 @@
 #include "clcapture/verify/VerifyOptions.h"
 
 #include "clcapture/verify/ExitCode.h"
+#include "clcapture/verify/VerdictCache.h"
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -44,6 +45,10 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_flag("--confirm", o.confirm,
                "replay each instantiation with a finding under Oclgrind (clcapture-replay) with the captured "
                "data, and mark each finding confirmed or not observed");
+  bool noCache = false;
+  app.add_flag("--no-cache", noCache,
+               "analyse every instantiation again instead of reusing results cached under "
+               "$XDG_CACHE_HOME/clcapture/verdicts");
   app.set_version_flag("--version", std::string("clcapture-verify ") + CLCAPTURE_VERSION);
 
   try {
@@ -85,6 +90,8 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
     o.dumpIrDir = dumpIr;
   if (!dumpSmt2.empty())
     o.dumpSmt2Dir = dumpSmt2;
+  if (!noCache)
+    o.cacheDir = defaultCacheFolder();
   return cl;
 }
 

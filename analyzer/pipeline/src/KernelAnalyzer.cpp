@@ -9,6 +9,7 @@
 #include "clcapture/model/LaunchConfig.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <fstream>
@@ -106,6 +107,11 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
     r.verdict = report::Verdict::Verified;
   }
   return r;
+}
+
+std::string KernelAnalyzer::identity() const {
+  return std::string("clcapture ") + CLCAPTURE_VERSION + ";LLVM " + LLVM_VERSION_STRING + ";cvc5 " +
+         CLCAPTURE_CVC5_VERSION;
 }
 
 std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() { return std::make_unique<KernelAnalyzer>(); }

@@ -255,8 +255,8 @@ def scenario_report(args, work):
         check(os.path.getsize(os.path.join(got, "report", f)) > 0, f"--report wrote no report/{f}")
     sarif = load_json(os.path.join(got, "report", "report.sarif"))
     check(sarif.get("version") == "2.1.0", "report/report.sarif is not SARIF 2.1.0")
-    on_folder = run([args.verify, "--format=json", folder])
-    on_archive = run([args.verify, "--format=json", out])
+    on_folder = run([args.verify, "--format=json", "--no-cache", folder])
+    on_archive = run([args.verify, "--format=json", "--no-cache", out])
     check(on_folder.returncode == on_archive.returncode,
           f"exit {on_archive.returncode} on the archive, {on_folder.returncode} on the folder")
     expected = verdicts(json.loads(on_folder.stdout))

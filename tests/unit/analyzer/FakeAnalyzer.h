@@ -73,8 +73,13 @@ public:
   }
   int maxInFlight() const { return m_maxInFlight.load(); }
 
+  /// The verdict cache's view of the analysis: empty (the default) keeps its results out of the cache.
+  std::string identity() const override { return m_identity; }
+  void setIdentity(std::string identity) { m_identity = std::move(identity); }
+
 private:
   Script m_script;
+  std::string m_identity;
   mutable std::mutex m_mutex;
   std::vector<Seen> m_requests;
   std::atomic<int> m_inFlight{0};

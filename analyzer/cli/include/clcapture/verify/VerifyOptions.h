@@ -1,7 +1,8 @@
 //===- VerifyOptions.h - clcapture-verify's command line ---------*- C++ -*-===//
 //
 // SPEC §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
-// [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] CAPTURES.json;
+// [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] [--no-cache]
+// CAPTURES.json;
 // --version, --help.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +35,8 @@ struct VerifyOptions {
   bool strict = false;
   /// --confirm: replay each finding's instantiation under Oclgrind (FindingConfirmation.h).
   bool confirm = false;
+  /// Where earlier results are kept (VerdictCache.h); nullopt with --no-cache or without a home folder.
+  std::optional<std::filesystem::path> cacheDir;
   /// A progress line on stderr (main() sets it when stderr is a terminal).
   bool progress = false;
 };

@@ -69,6 +69,10 @@ public:
   /// kernel file and seconds, and applies report::finalizeResult() (severity, verdict from findings,
   /// default messages, order). Should not throw; an escaping exception becomes verdict `error`.
   virtual report::InstantiationResult analyze(const AnalysisRequest &request) = 0;
+
+  /// What decides this analysis's results besides its input (its version, the libraries it rests on), for
+  /// clcapture-verify's verdict cache; empty: its results are never cached.
+  virtual std::string identity() const { return {}; }
 };
 
 /// The analysis clcapture-verify runs. For now the placeholder below, until frontend/model/encode/check are

@@ -16,6 +16,8 @@ namespace clcapture::pipeline {
 class KernelAnalyzer : public InstantiationAnalyzer {
 public:
   report::InstantiationResult analyze(const AnalysisRequest &request) override;
+  /// clcapture's, LLVM's and CVC5's versions.
+  std::string identity() const override;
 };
 
 } // namespace clcapture::pipeline

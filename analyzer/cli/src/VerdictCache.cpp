@@ -1,0 +1,297 @@
+//===- VerdictCache.cpp - Results of earlier analyses, kept on disk -===//
+
+#include "clcapture/verify/VerdictCache.h"
+
+#include "clcapture/format/BlobStore.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <elf.h>
+#include <fcntl.h>
+#include <fstream>
+#include <link.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace clcapture::verify {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using namespace report;
+
+namespace {
+
+/// Bumped whenever the stored form of a result changes: older entries then miss.
+constexpr int kEntryFormat = 1;
+
+template <typename E, std::size_t N>
+std::optional<E> parseEnum(const Json &j, const E (&values)[N]) {
+  if (!j.is_string())
+    return std::nullopt;
+  for (E v : values)
+    if (j.get<std::string>() == toString(v))
+      return v;
+  return std::nullopt;
+}
+
+constexpr Verdict kVerdicts[] = {Verdict::Verified, Verdict::Defects, Verdict::Unknown, Verdict::Error};
+constexpr ErrorKind kErrorKinds[] = {ErrorKind::None, ErrorKind::Compile, ErrorKind::Timeout, ErrorKind::Other};
+constexpr FindingKind kFindingKinds[] = {FindingKind::DataRace, FindingKind::BarrierDivergence};
+constexpr FindingSeverity kSeverities[] = {FindingSeverity::Error, FindingSeverity::Warning};
+constexpr Conflict kConflicts[] = {Conflict::ReadWrite,  Conflict::WriteRead,  Conflict::WriteWrite,
+                                   Conflict::AtomicWrite, Conflict::WriteAtomic, Conflict::AtomicRead,
+                                   Conflict::ReadAtomic};
+constexpr AccessKind kAccessKinds[] = {AccessKind::Read, AccessKind::Write, AccessKind::Atomic};
+
+Json locationJson(const SourceLocation &l) { return Json::array({l.file, l.line, l.column}); }
+
+bool locationFrom(const Json &j, SourceLocation &l) {
+  if (!j.is_array() || j.size() != 3 || !j[0].is_string() || !j[1].is_number_unsigned() ||
+      !j[2].is_number_unsigned())
+    return false;
+  l.file = j[0].get<std::string>();
+  l.line = j[1].get<std::uint64_t>();
+  l.column = j[2].get<std::uint64_t>();
+  return true;
+}
+
+bool idsFrom(const Json &j, std::array<std::uint64_t, 3> &ids) {
+  if (!j.is_array() || j.size() != 3)
+    return false;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (!j[d].is_number_unsigned())
+      return false;
+    ids[d] = j[d].get<std::uint64_t>();
+  }
+  return true;
+}
+
+std::string hexOf(const unsigned char *bytes, std::size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += digits[bytes[i] >> 4];
+    s += digits[bytes[i] & 15];
+  }
+  return s;
+}
+
+int findBuildId(struct dl_phdr_info *info, size_t, void *data) {
+  // The first object dl_iterate_phdr reports is the executable itself.
+  auto *out = static_cast<std::string *>(data);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE)
+      continue;
+    const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+    const char *end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const auto *note = reinterpret_cast<const ElfW(Nhdr) *>(p);
+      const char *name = p + sizeof(ElfW(Nhdr));
+      const char *desc = name + ((note->n_namesz + 3) & ~3u);
+      if (desc + note->n_descsz > end)
+        break;
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::string(name, 3) == "GNU") {
+        *out = hexOf(reinterpret_cast<const unsigned char *>(desc), note->n_descsz);
+        return 1;
+      }
+      p = desc + ((note->n_descsz + 3) & ~3u);
+    }
+  }
+  return 1;
+}
+
+} // namespace
+
+std::string resultToJson(const InstantiationResult &r) {
+  Json findings = Json::array();
+  for (const Finding &f : r.findings) {
+    Json accesses = Json::array();
+    for (const Access &a : f.accesses)
+      accesses.push_back({{"access", a.access ? Json(toString(*a.access)) : Json(nullptr)},
+                          {"global_id", a.workItem.globalId},
+                          {"local_id", a.workItem.localId},
+                          {"group_id", a.workItem.groupId},
+                          {"location", locationJson(a.location)},
+                          {"source", a.source}});
+    findings.push_back({{"kind", toString(f.kind)},
+                        {"severity", toString(f.severity)},
+                        {"conflict", toString(f.conflict)},
+                        {"benign", f.benign},
+                        {"memory", format::toString(f.memory)},
+                        {"array", f.array},
+                        {"index", f.index},
+                        {"bytes", f.bytes},
+                        {"barrier", locationJson(f.barrier)},
+                        {"accesses", std::move(accesses)},
+                        {"message", f.message}});
+  }
+  Json j = {{"entry_point", r.entryPoint},   {"kernel_file", r.kernelFile},
+            {"verdict", toString(r.verdict)}, {"error_kind", toString(r.errorKind)},
+            {"reason", r.reason},             {"findings", std::move(findings)}};
+  return j.dump();
+}
+
+std::optional<InstantiationResult> resultFromJson(const std::string &text) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return std::nullopt;
+  try {
+    InstantiationResult r;
+    r.entryPoint = j.at("entry_point").get<std::string>();
+    r.kernelFile = j.at("kernel_file").get<std::string>();
+    r.reason = j.at("reason").get<std::string>();
+    auto verdict = parseEnum(j.at("verdict"), kVerdicts);
+    auto errorKind = parseEnum(j.at("error_kind"), kErrorKinds);
+    if (!verdict || !errorKind || !j.at("findings").is_array())
+      return std::nullopt;
+    r.verdict = *verdict;
+    r.errorKind = *errorKind;
+    for (const Json &jf : j.at("findings")) {
+      Finding f;
+      auto kind = parseEnum(jf.at("kind"), kFindingKinds);
+      auto severity = parseEnum(jf.at("severity"), kSeverities);
+      auto conflict = parseEnum(jf.at("conflict"), kConflicts);
+      auto memory = format::parseAddressSpace(jf.at("memory").get<std::string>());
+      const Json &bytes = jf.at("bytes");
+      const Json &accesses = jf.at("accesses");
+      if (!kind || !severity || !conflict || !memory || !bytes.is_array() || bytes.size() != 2 ||
+          !accesses.is_array() || accesses.size() != 2 || !locationFrom(jf.at("barrier"), f.barrier))
+        return std::nullopt;
+      f.kind = *kind;
+      f.severity = *severity;
+      f.conflict = *conflict;
+      f.memory = *memory;
+      f.benign = jf.at("benign").get<bool>();
+      f.array = jf.at("array").get<std::string>();
+      f.index = jf.at("index").get<std::vector<std::uint64_t>>();
+      f.bytes = {bytes[0].get<std::uint64_t>(), bytes[1].get<std::uint64_t>()};
+      f.message = jf.at("message").get<std::string>();
+      for (std::size_t i = 0; i < 2; ++i) {
+        const Json &ja = accesses[i];
+        Access &a = f.accesses[i];
+        if (!ja.at("access").is_null()) {
+          auto access = parseEnum(ja.at("access"), kAccessKinds);
+          if (!access)
+            return std::nullopt;
+          a.access = *access;
+        }
+        if (!idsFrom(ja.at("global_id"), a.workItem.globalId) || !idsFrom(ja.at("local_id"), a.workItem.localId) ||
+            !idsFrom(ja.at("group_id"), a.workItem.groupId) || !locationFrom(ja.at("location"), a.location))
+          return std::nullopt;
+        a.source = ja.at("source").get<std::string>();
+      }
+      r.findings.push_back(std::move(f));
+    }
+    return r;
+  } catch (const Json::exception &) {
+    return std::nullopt;
+  }
+}
+
+std::optional<fs::path> defaultCacheFolder() {
+  const char *xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/')
+    return fs::path(xdg) / "clcapture" / "verdicts";
+  const char *home = std::getenv("HOME");
+  if (home && *home == '/')
+    return fs::path(home) / ".cache" / "clcapture" / "verdicts";
+  return std::nullopt;
+}
+
+std::string executableBuildId() {
+  std::string id;
+  dl_iterate_phdr(findBuildId, &id);
+  return id;
+}
+
+VerdictCache::VerdictCache(fs::path folder, std::string identity, std::uint64_t maxBytes)
+    : m_folder(std::move(folder)), m_identity(std::move(identity)), m_maxBytes(maxBytes) {}
+
+std::string VerdictCache::fullKey(const std::string &analysisKey, bool strict) const {
+  return Json::array({kEntryFormat, m_identity, strict, analysisKey}).dump();
+}
+
+fs::path VerdictCache::entryPath(const std::string &key) const {
+  std::string hash = format::contentHash128(key.data(), key.size());
+  return m_folder / hash.substr(0, 2) / (hash.substr(2) + ".json");
+}
+
+std::optional<InstantiationResult> VerdictCache::find(const std::string &analysisKey, bool strict,
+                                                      double timeoutSeconds) {
+  std::string key = fullKey(analysisKey, strict);
+  fs::path path = entryPath(key);
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  Json entry = Json::parse(text.str(), nullptr, false);
+  if (entry.is_discarded() || !entry.is_object() || !entry.contains("key") || entry["key"] != key ||
+      !entry.contains("result") || !entry["result"].is_string() || !entry.contains("timeout") ||
+      !entry["timeout"].is_number())
+    return std::nullopt; // corrupt or another key: analysed again and rewritten
+  auto result = resultFromJson(entry["result"].get<std::string>());
+  if (!result)
+    return std::nullopt;
+  if (result->errorKind == ErrorKind::Timeout) {
+    // Ran out of time under limit L: reuse only under a limit no larger than L (0 is no limit).
+    double ranOutAt = entry["timeout"].get<double>();
+    if (timeoutSeconds <= 0 || timeoutSeconds > ranOutAt)
+      return std::nullopt;
+  }
+  // Least recently used: a hit refreshes the entry's time.
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+  ++m_hits;
+  return result;
+}
+
+void VerdictCache::store(const std::string &analysisKey, bool strict, double timeoutSeconds,
+                         const InstantiationResult &result) {
+  std::string key = fullKey(analysisKey, strict);
+  fs::path path = entryPath(key);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    return;
+  std::string text = Json{{"key", key}, {"timeout", timeoutSeconds}, {"result", resultToJson(result)}}.dump();
+  if (format::writeFileAtomically(path, text.data(), text.size()))
+    ++m_stored;
+}
+
+void VerdictCache::prune() {
+  if (m_stored == 0)
+    return;
+  struct Entry {
+    fs::file_time_type time;
+    std::uint64_t size;
+    fs::path path;
+  };
+  std::vector<Entry> entries;
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(m_folder, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec))
+      continue;
+    Entry e{it->last_write_time(ec), it->file_size(ec), it->path()};
+    if (ec)
+      continue;
+    total += e.size;
+    entries.push_back(std::move(e));
+  }
+  if (total <= m_maxBytes)
+    return;
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.time < b.time; });
+  for (const Entry &e : entries) {
+    if (total <= m_maxBytes * 3 / 4) // some room, so that the next run does not prune again at once
+      break;
+    if (fs::remove(e.path, ec))
+      total -= e.size;
+  }
+}
+
+} // namespace clcapture::verify
