@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <vector>
 
@@ -60,9 +61,21 @@ std::string dataSkippedFix(const std::string &reason) {
     return "raise --max-bytes (e.g. --max-bytes 16G, or unlimited), or capture fewer launches with --kernels/--launches";
   if (reason.find("free-space floor") != std::string::npos)
     return "free space on that file system, point --dir at a larger one, or lower --min-free";
+  if (reason.find("--data-per-shape") != std::string::npos)
+    return "raise --data-per-shape (e.g. --data-per-shape 1000) or use --data-per-shape all";
   if (reason.find("metadata-only") != std::string::npos)
     return "as --data none asked";
   return {};
+}
+
+/// One line per kind of reason: the shape quota's reasons name each shape's first launch, the line does not.
+std::string reasonGroup(const std::string &reason) {
+  static const std::regex perShape(R"(^launch \d+ has the same shape \(([^)]*)\), and its first (\d+) )");
+  std::smatch m;
+  if (std::regex_search(reason, m, perShape))
+    return "each launch shape (" + m[1].str() + ") keeps bytes for its first " + m[2].str() +
+           " launches only (--data-per-shape " + m[2].str() + ")";
+  return reason;
 }
 
 struct NotCaptured {
@@ -89,7 +102,7 @@ void summarise(const fmt::Sidecar &sidecar, std::FILE *out) {
       // A NULL buffer has no bytes to lose.
       if (!arg.dataSkipped || arg.kind == fmt::ArgumentKind::NullBuffer)
         continue;
-      auto &entry = withoutBytes[*arg.dataSkipped];
+      auto &entry = withoutBytes[reasonGroup(*arg.dataSkipped)];
       ++entry.arguments;
       entry.launches.insert(launch.launch);
     }

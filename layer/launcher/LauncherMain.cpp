@@ -75,13 +75,16 @@ int main(int argc, char **argv) {
       "       clcapture pack DIR [-o FILE] ...           (one archive for a bug report; clcapture-pack)\n"
       "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)"};
   app.prefix_command();
-  std::string dir, kernels, launches, data, maxBytes, minFree, icd, logLevel, callSites, store;
+  std::string dir, kernels, launches, data, dataPerShape, maxBytes, minFree, icd, logLevel, callSites, store;
   bool layer = false, noPreflight = false, dataAfter = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
+  app.add_option("--data-per-shape", dataPerShape,
+                 "buffer bytes for the first N launches of each launch shape (program, kernel, NDRange, scalar "
+                 "values) only; later ones keep their metadata (default 64, or all)");
   app.add_flag("--data-after", dataAfter,
                "also record the bytes of the buffers each launch may write, after it (for clcapture-replay "
                "--compare)");
@@ -114,7 +117,7 @@ int main(int argc, char **argv) {
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
       data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str(),
       callSites.empty() ? nullptr : callSites.c_str(), nullptr, minFree.empty() ? nullptr : minFree.c_str(),
-      dataAfter ? "on" : nullptr);
+      dataAfter ? "on" : nullptr, dataPerShape.empty() ? nullptr : dataPerShape.c_str());
   if (!controls.error.empty()) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
@@ -139,6 +142,7 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_KERNELS", kernels);
   pass("CLCAPTURE_LAUNCHES", launches);
   pass("CLCAPTURE_DATA", data);
+  pass("CLCAPTURE_DATA_PER_SHAPE", dataPerShape);
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
   pass("CLCAPTURE_MIN_FREE", minFree);
   pass("CLCAPTURE_CALL_SITES", callSites);

@@ -10,7 +10,8 @@
 namespace clcapture::layer {
 
 CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
-                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget) {
+                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget,
+                                   const std::optional<std::string> &noNewBytes) {
   CapturedArguments out;
   const cl_uint numArgs = static_cast<cl_uint>(kernel.params->size());
   static const ArgValue kUnset;
@@ -60,7 +61,9 @@ CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirr
         out.arguments.push_back(
             format::ArrayArgument{size, space, format::memFlagNames(svm->flags), std::nullopt});
         ReadPlan plan{ReadPlan::From::Svm, i, nullptr, value.svmPointer, static_cast<std::size_t>(size)};
-        if (auto skipped = budget.take(size))
+        if (noNewBytes)
+          af.dataSkipped = *noNewBytes;
+        else if (auto skipped = budget.take(size))
           af.dataSkipped = *skipped;
         else
           out.reads.push_back(plan);
@@ -115,6 +118,8 @@ CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirr
             af.dataSkipped = *refused;
           else
             out.reused.emplace_back(i, m.lastRead);
+        } else if (noNewBytes) {
+          af.dataSkipped = *noNewBytes;
         } else if (auto skipped = budget.take(m.size)) {
           af.dataSkipped = *skipped;
         } else {

@@ -36,8 +36,11 @@ struct CapturedArguments {
 };
 
 /// `kernel.params` must be known (askParams); `queue` and `thread` are the launch's queue and host thread
-/// numbers. Each new read of a buffer becomes that buffer's latest read in `mirrors`.
+/// numbers. Each new read of a buffer becomes that buffer's latest read in `mirrors`. `noNewBytes` (the
+/// launch shape's quota is spent, ShapeQuota.h): no buffer is read, each gets this reason, and bytes already
+/// stored and unchanged are still recorded.
 CapturedArguments captureArguments(const KernelInfo &kernel, HandleMirrors &mirrors, std::uint64_t queue,
-                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget);
+                                   std::uint64_t thread, format::Endianness endianness, DataBudget &budget,
+                                   const std::optional<std::string> &noNewBytes = std::nullopt);
 
 } // namespace clcapture::layer

@@ -33,7 +33,8 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites, const char *store,
-                              const char *minFree, const char *dataAfter) {
+                              const char *minFree, const char *dataAfter,
+                              const char *dataPerShape) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -110,6 +111,15 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
       return c;
     }
   }
+  if (dataPerShape && *dataPerShape) {
+    std::string text(dataPerShape);
+    auto n = text == "all" ? std::optional<std::uint64_t>(UINT64_MAX) : parseIndex(text);
+    if (!n) {
+      c.error = "CLCAPTURE_DATA_PER_SHAPE=" + text + ": expected a number of launches (e.g. 64) or all";
+      return c;
+    }
+    c.dataPerShape = *n;
+  }
   // Any folder name is valid: "off" disables the store, "on" (like unset) names the default folder.
   if (store && *store) {
     std::string text(store);
@@ -133,7 +143,8 @@ CaptureControls controlsFromEnvironment() {
   CaptureControls c = parseControls(std::getenv("CLCAPTURE_KERNELS"), std::getenv("CLCAPTURE_LAUNCHES"),
                                     std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
                                     std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"),
-                                    std::getenv("CLCAPTURE_MIN_FREE"), std::getenv("CLCAPTURE_DATA_AFTER"));
+                                    std::getenv("CLCAPTURE_MIN_FREE"), std::getenv("CLCAPTURE_DATA_AFTER"),
+                                    std::getenv("CLCAPTURE_DATA_PER_SHAPE"));
   if (c.storeFolder && c.storeFolder->empty())
     c.storeFolder = defaultStoreFolder(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
   return c;

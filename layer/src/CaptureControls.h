@@ -27,6 +27,9 @@ struct CaptureControls {
   /// CLCAPTURE_MIN_FREE: bytes the capture leaves free on its file system (FreeSpaceGuard.h); unset: 10 % or
   /// 2 GiB, whichever is larger; 0 or `off`: no floor.
   std::optional<std::uint64_t> minFree;
+  /// CLCAPTURE_DATA_PER_SHAPE: buffer bytes for the first N launches of each launch shape (ShapeQuota.h);
+  /// UINT64_MAX (`all`): every launch.
+  std::uint64_t dataPerShape = 64;
   bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
   /// CLCAPTURE_DATA_AFTER=on: also the bytes of the buffers each launch may write, once it completed (sidecar
   /// data_after), for replay comparison.
@@ -47,7 +50,7 @@ struct CaptureControls {
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites = nullptr,
                               const char *store = nullptr, const char *minFree = nullptr,
-                              const char *dataAfter = nullptr);
+                              const char *dataAfter = nullptr, const char *dataPerShape = nullptr);
 /// The program store's default folder: $XDG_CACHE_HOME/clcapture/programs (an absolute XDG_CACHE_HOME only,
 /// as the XDG base-directory spec says), else $HOME/.cache/clcapture/programs; nothing without either.
 std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home);

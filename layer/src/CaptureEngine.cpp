@@ -8,6 +8,7 @@
 #include "CaptureControls.h"
 #include "CaptureFolder.h"
 #include "DataBudget.h"
+#include "ShapeQuota.h"
 #include "DriverQueries.h"
 #include "HandleMirrors.h"
 #include "LaunchWriter.h"
@@ -38,6 +39,7 @@ struct CaptureEngine::State {
   bool recorderTried = false;
   CaptureControls controls = controlsFromEnvironment();
   DataBudget budget{controls};
+  ShapeQuota shapes{controls.dataPerShape};
   /// CLCAPTURE_STORE: the sources of the binaries applications cache; null when off. Used outside `mutex`
   /// (it is file I/O, and safe from several threads).
   std::unique_ptr<ProgramStore> store =
@@ -552,8 +554,10 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
 
   if (!k.params)
     k.params = askParams(d, kernel);
+  // CLCAPTURE_DATA_PER_SHAPE: past a shape's first N launches, no new buffer bytes (ShapeQuota.h).
+  std::optional<std::string> shapeLimit = s.shapes.admit(k, shape, s.mirrors, launch);
   CapturedArguments captured =
-      captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget);
+      captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget, shapeLimit);
   inst.kernelArguments = std::move(captured.arguments);
   facts.arguments = std::move(captured.facts);
   facts.aliases = std::move(captured.aliases);
@@ -584,6 +588,8 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
       if (outOfOrder)
         skipped =
             "an out-of-order queue: a later command may change the bytes before a read after the launch";
+      else if (shapeLimit)
+        skipped = *shapeLimit;
       else if (auto refused = s.budget.take(plan.size))
         skipped = *refused;
       else

@@ -115,3 +115,16 @@ TEST_CASE("controls: data after each launch, off by default", "[layer][controls]
   CHECK(parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "yes").error ==
         "CLCAPTURE_DATA_AFTER=yes: expected on or off");
 }
+
+TEST_CASE("controls: CLCAPTURE_DATA_PER_SHAPE: 64 by default, a count or all", "[layer][controls]") {
+  auto perShape = [](const char *v) {
+    return parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, v);
+  };
+  CHECK(perShape(nullptr).dataPerShape == 64);
+  CHECK(perShape("1000").dataPerShape == 1000);
+  CHECK(perShape("0").dataPerShape == 0);
+  CHECK(perShape("all").dataPerShape == UINT64_MAX);
+  for (const char *bad : {"-1", "many", "1M", "6.5"})
+    CHECK(perShape(bad).error == std::string("CLCAPTURE_DATA_PER_SHAPE=") + bad +
+                                     ": expected a number of launches (e.g. 64) or all");
+}
