@@ -9,7 +9,8 @@ namespace clcapture::format {
 
 const std::vector<MemFlagName> &knownMemFlags() {
   // OpenCL 3.0 API §5.2.1, table "List of supported memory flag values" (values from cl.h / cl_ext.h).
-  static const std::vector<MemFlagName> kFlags{
+  // Never destroyed: the capture layer's exit drain may still name flags after static destructors ran.
+  static const auto *kFlags = new std::vector<MemFlagName>{
       {1ull << 0, "CL_MEM_READ_WRITE"},      {1ull << 1, "CL_MEM_WRITE_ONLY"},
       {1ull << 2, "CL_MEM_READ_ONLY"},       {1ull << 3, "CL_MEM_USE_HOST_PTR"},
       {1ull << 4, "CL_MEM_ALLOC_HOST_PTR"},  {1ull << 5, "CL_MEM_COPY_HOST_PTR"},
@@ -17,7 +18,7 @@ const std::vector<MemFlagName> &knownMemFlags() {
       {1ull << 9, "CL_MEM_HOST_NO_ACCESS"},  {1ull << 10, "CL_MEM_SVM_FINE_GRAIN_BUFFER"},
       {1ull << 11, "CL_MEM_SVM_ATOMICS"},    {1ull << 12, "CL_MEM_KERNEL_READ_AND_WRITE"},
   };
-  return kFlags;
+  return *kFlags;
 }
 
 std::vector<std::string> memFlagNames(std::uint64_t flags) {

@@ -85,28 +85,154 @@ struct NotCaptured {
 
 struct WithoutBytes {
   std::size_t arguments = 0;
-  std::set<std::uint64_t> launches;
+  std::size_t launches = 0;
 };
 
-void summarise(const fmt::Sidecar &sidecar, std::FILE *out) {
+/// What the closing lines need from the sidecar, read as a stream (SAX): a run of a million launches writes
+/// gigabytes of sidecar, which must not be held in memory to count its reasons.
+struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
   std::map<std::string, NotCaptured> notCaptured;
   std::map<std::string, WithoutBytes> withoutBytes;
-  for (const auto &launch : sidecar.launches) {
-    if (!launch.instantiation) {
-      auto &entry = notCaptured[launch.notCapturedReason.value_or("no reason given")];
-      ++entry.launches;
-      entry.kernels.insert(launch.kernelName);
-      continue;
-    }
-    for (const auto &arg : launch.arguments) {
-      // A NULL buffer has no bytes to lose.
-      if (!arg.dataSkipped || arg.kind == fmt::ArgumentKind::NullBuffer)
-        continue;
-      auto &entry = withoutBytes[reasonGroup(*arg.dataSkipped)];
-      ++entry.arguments;
-      entry.launches.insert(launch.launch);
-    }
+  std::uint64_t instantiations = 0;
+
+  // Where the parser is: the key of each open container (root "", "launches", a launch "", "arguments", …).
+  std::vector<std::string> path;
+  std::string current; ///< the last key read
+  // The launch (depth 3) and the argument (depth 5) being read.
+  std::uint64_t launch = 0;
+  bool hasInstantiation = false;
+  std::optional<std::string> notCapturedReason;
+  std::string kernelName;
+  std::vector<std::string> skipped; ///< the launch's data_skipped reasons (not NULL buffers)
+  std::string argKind;
+  std::optional<std::string> argSkipped;
+
+  bool inLaunch() const { return path.size() == 3 && path[1] == "launches"; }
+  bool inArgument() const { return path.size() == 5 && path[1] == "launches" && path[3] == "arguments"; }
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t v) override { return number(static_cast<std::uint64_t>(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return number(v); }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool number(std::uint64_t v) {
+    if (inLaunch() && current == "launch")
+      launch = v;
+    else if (inLaunch() && current == "instantiation")
+      hasInstantiation = true;
+    return true;
   }
+  bool string(string_t &v) override {
+    if (inLaunch() && current == "not_captured_reason")
+      notCapturedReason = v;
+    else if (inLaunch() && current == "kernel_name")
+      kernelName = v;
+    else if (inArgument() && current == "kind")
+      argKind = v;
+    else if (inArgument() && current == "data_skipped")
+      argSkipped = v;
+    return true;
+  }
+  bool key(string_t &k) override {
+    current = k;
+    return true;
+  }
+  bool open() {
+    path.push_back(current);
+    current.clear();
+    if (inLaunch()) {
+      hasInstantiation = false;
+      notCapturedReason.reset();
+      kernelName.clear();
+      skipped.clear();
+    } else if (inArgument()) {
+      argKind.clear();
+      argSkipped.reset();
+    }
+    return true;
+  }
+  bool start_object(std::size_t) override { return open(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_array() override {
+    path.pop_back();
+    return true;
+  }
+  bool end_object() override {
+    if (inArgument() && argSkipped && argKind != "null-buffer") // a NULL buffer has no bytes to lose
+      skipped.push_back(*argSkipped);
+    if (inLaunch()) {
+      if (!hasInstantiation) {
+        auto &entry = notCaptured[notCapturedReason.value_or("no reason given")];
+        ++entry.launches;
+        entry.kernels.insert(kernelName);
+      } else {
+        ++instantiations;
+        std::set<std::string> groups;
+        for (const std::string &reason : skipped) {
+          std::string group = reasonGroup(reason);
+          ++withoutBytes[group].arguments;
+          groups.insert(group);
+        }
+        for (const std::string &group : groups)
+          ++withoutBytes[group].launches;
+      }
+    }
+    path.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override {
+    return false; // a sidecar cut short (SIGKILL): what was read so far is counted
+  }
+};
+
+/// Counts the instantiations of a captures.json without a sidecar, as a stream.
+struct CapturesTally : nlohmann::json_sax<nlohmann::json> {
+  std::uint64_t instantiations = 0;
+  std::size_t depth = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool string(string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool key(string_t &) override { return true; }
+  bool start_object(std::size_t) override {
+    if (++depth == 2)
+      ++instantiations;
+    return true;
+  }
+  bool end_object() override {
+    --depth;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth;
+    return true;
+  }
+  bool end_array() override {
+    --depth;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override {
+    return false;
+  }
+};
+
+/// Prints the lines about launches not captured and buffers without bytes; returns the instantiations.
+std::uint64_t summarise(const fs::path &folder, std::FILE *out) {
+  std::ifstream sidecarFile(folder / "captures.meta.json", std::ios::binary);
+  if (!sidecarFile) {
+    std::ifstream captures(folder / "captures.json", std::ios::binary);
+    CapturesTally tally;
+    nlohmann::json::sax_parse(captures, &tally);
+    return tally.instantiations;
+  }
+  SidecarTally tally;
+  nlohmann::json::sax_parse(sidecarFile, &tally);
+  const auto &notCaptured = tally.notCaptured;
+  const auto &withoutBytes = tally.withoutBytes;
   for (const auto &[reason, entry] : notCaptured) {
     std::string fix = notCapturedFix(reason);
     std::fprintf(out, "clcapture: %s not captured (kernel%s %s): %s%s%s\n",
@@ -117,9 +243,10 @@ void summarise(const fmt::Sidecar &sidecar, std::FILE *out) {
     std::string fix = dataSkippedFix(reason);
     std::fprintf(out, "clcapture: %s of %s left without bytes: %s%s%s\n",
                  plural(entry.arguments, "buffer", "buffers").c_str(),
-                 plural(entry.launches.size(), "launch", "launches").c_str(), reason.c_str(),
+                 plural(entry.launches, "launch", "launches").c_str(), reason.c_str(),
                  fix.empty() ? "" : "; ", fix.c_str());
   }
+  return tally.instantiations;
 }
 
 /// The folders COMMAND may have written: --dir, or the layer's default name with the command's pid.
@@ -249,14 +376,9 @@ void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const
     if (!fs::exists(folder / "captures.json", ec))
       continue;
     any = true;
-    fmt::ReadOptions options;
-    options.checkFiles = false; // the layer named and wrote every file; a summary need not stat them all
-    auto capture = fmt::loadCapture(folder / "captures.json", options);
-    if (capture.sidecar)
-      summarise(*capture.sidecar, out);
+    std::uint64_t instantiations = summarise(folder, out);
     std::fprintf(out, "clcapture: %s captured in %s\n",
-                 plural(capture.captures.instantiations.size(), "instantiation", "instantiations").c_str(),
-                 folder.string().c_str());
+                 plural(instantiations, "instantiation", "instantiations").c_str(), folder.string().c_str());
   }
   if (!any)
     reportNothing(layer, preflight, status, out);

@@ -440,7 +440,11 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   // that could wait on the driver's own threads (which may run our hooks) is made while an
   // application thread holds it. Only first-time questions (a queue's device and order, a kernel's
   // parameters, a device's facts) are asked under it.
-  std::shared_ptr<PendingLaunch> pending = describeLaunch(d, queue, kernel, shape);
+  bool backlogged = LaunchWriter::throttle([&] {
+    if (d.clFlush)
+      d.clFlush(queue);
+  });
+  std::shared_ptr<PendingLaunch> pending = describeLaunch(d, queue, kernel, shape, backlogged);
   if (pending && !pending->beforeReads.empty())
     enqueueSnapshots(d, queue, pending->beforeReads, numWaits, waits, pending->outOfOrderQueue, pending,
                      extraWaits);
@@ -448,7 +452,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 }
 
 std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispatch &d, cl_command_queue queue,
-                                                             cl_kernel kernel, const LaunchShape &shape) {
+                                                             cl_kernel kernel, const LaunchShape &shape, bool backlogged) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   State &s = *m_state;
   // Every launch gets a number, captured or not, so CLCAPTURE_LAUNCHES and the sidecar speak of the same
@@ -556,6 +560,10 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
     k.params = askParams(d, kernel);
   // CLCAPTURE_DATA_PER_SHAPE: past a shape's first N launches, no new buffer bytes (ShapeQuota.h).
   std::optional<std::string> shapeLimit = s.shapes.admit(k, shape, s.mirrors, launch);
+  if (backlogged && !shapeLimit)
+    shapeLimit = "the capture's writer was " + std::to_string(LaunchWriter::kMaxPending) +
+                 " launches behind and had written nothing for 50 ms (a read waiting for the device): no "
+                 "new bytes, so that the layer's memory stays bounded";
   CapturedArguments captured =
       captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget, shapeLimit);
   inst.kernelArguments = std::move(captured.arguments);

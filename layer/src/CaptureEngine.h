@@ -108,7 +108,7 @@ private:
   CaptureEngine();
   /// prepare()'s description of the launch, under the engine's lock; null when it is not captured.
   std::shared_ptr<PendingLaunch> describeLaunch(const cl_icd_dispatch &driver, cl_command_queue queue,
-                                                cl_kernel kernel, const LaunchShape &shape);
+                                                cl_kernel kernel, const LaunchShape &shape, bool backlogged);
   struct State;
   std::unique_ptr<State> m_state;
 };

@@ -68,6 +68,7 @@
   X(clEnqueueReadBuffer, 10)                                                                                 \
   X(clEnqueueSVMMemcpy, 20)                                                                                  \
   X(clGetEventInfo, 10)                                                                                      \
+  X(clFlush, 10)                                                                                             \
   X(clWaitForEvents, 10)                                                                                     \
   X(clReleaseEvent, 10)
 

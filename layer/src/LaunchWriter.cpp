@@ -64,8 +64,14 @@ fmt::Expected<std::string> storeBlob(fmt::CaptureRecorder &recorder, SharedBlob 
 
 } // namespace
 
+std::atomic<LaunchWriter *> LaunchWriter::s_running{nullptr};
+
 LaunchWriter &LaunchWriter::instance() {
-  static LaunchWriter *writer = new LaunchWriter(); // never destroyed: drained at exit instead
+  static LaunchWriter *writer = [] {
+    auto *w = new LaunchWriter(); // never destroyed: drained at exit instead
+    s_running.store(w, std::memory_order_release);
+    return w;
+  }();
   return *writer;
 }
 
@@ -81,6 +87,22 @@ void LaunchWriter::started(std::uint64_t queue, std::uint64_t launch) {
   std::lock_guard<std::mutex> lock(m_mutex);
   ++m_pending;
   m_started[queue].insert(launch);
+}
+
+bool LaunchWriter::waitForRoom() {
+  constexpr auto kStallWait = std::chrono::milliseconds(50);
+  std::unique_lock<std::mutex> lock(m_mutex);
+  if (m_stalledAt && *m_stalledAt == m_writtenCount)
+    return m_pending > kMaxPending; // still stalled: no waiting, no new bytes
+  m_stalledAt.reset();
+  while (m_pending > kMaxPending) {
+    std::uint64_t before = m_writtenCount;
+    if (!m_written.wait_for(lock, kStallWait, [&] { return m_writtenCount != before; })) {
+      m_stalledAt = m_writtenCount;
+      return true;
+    }
+  }
+  return false;
 }
 
 void LaunchWriter::waitForQueue(std::uint64_t queue, double seconds) {
@@ -238,6 +260,7 @@ void LaunchWriter::run() {
     {
       std::lock_guard<std::mutex> lock(m_mutex);
       --m_pending;
+      ++m_writtenCount;
       m_started[launch->facts.queue].erase(launch->facts.launch);
     }
     m_written.notify_all();

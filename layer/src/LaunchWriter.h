@@ -13,6 +13,7 @@
 
 #include "PendingLaunch.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -20,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -40,6 +42,30 @@ public:
   /// after it.
   void started(std::uint64_t queue, std::uint64_t launch);
 
+  /// Bounded memory (issue 12): called on the application's thread before a launch is described (no lock of
+  /// ours held). While more than kMaxPending launches wait to be written, it waits for the writer, but only
+  /// while the writer keeps writing; `flush` (the driver's clFlush of the launch's queue) is called first,
+  /// since some drivers run nothing before a flush. When nothing was written for kStallWait (the oldest
+  /// launch may wait for a read that a user event gates) it returns at once, and keeps returning at once
+  /// until the writer writes again: the driver never holds a launch up. Returns true when the launch should
+  /// take no new bytes (the backlog is full and the writer stalled), so that memory stays bounded.
+  /// Static, and a no-op before the writer exists: creating it here would register its exit drain before
+  /// the function-local statics the first launch's description creates, which exit would then destroy
+  /// before the drain that still uses them.
+  template <typename Flush> static bool throttle(Flush &&flush) {
+    LaunchWriter *writer = s_running.load(std::memory_order_acquire);
+    if (!writer)
+      return false;
+    {
+      std::lock_guard<std::mutex> lock(writer->m_mutex);
+      if (writer->m_pending <= kMaxPending)
+        return false;
+    }
+    flush();
+    return writer->waitForRoom();
+  }
+  static constexpr long kMaxPending = 1024;
+
   /// Waits until every launch of `queue` started so far is written, giving up after `seconds` without one
   /// written. Called after the
   /// driver's clFinish: the queue's reads are done, so only callbacks and the writer can still be busy.
@@ -59,6 +85,7 @@ private:
   static std::vector<std::shared_ptr<PendingLaunch>>
   pollReads(std::list<std::shared_ptr<PendingLaunch>> &watching);
   void run();
+  bool waitForRoom();
   static void write(PendingLaunch &launch);
 
   std::mutex m_mutex;
@@ -74,7 +101,11 @@ private:
   /// Launch numbers started but not yet written, per queue id.
   std::map<std::uint64_t, std::set<std::uint64_t>> m_started;
   bool m_inAnyOrder = false;
+  std::uint64_t m_writtenCount = 0; ///< launches written so far
+  /// throttle() found the writer stalled when m_writtenCount was this: until it moves, no waiting.
+  std::optional<std::uint64_t> m_stalledAt;
   std::thread m_thread;
+  static std::atomic<LaunchWriter *> s_running; ///< set once instance() made the writer
 };
 
 } // namespace clcapture::layer
