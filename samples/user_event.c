@@ -2,7 +2,9 @@
  * waiting on the previous event, and only then opens the gate. A tool that blocks inside
  * clEnqueueNDRangeKernel (a blocking read, clFinish) deadlocks here; one that reads the kernel's buffer too
  * early sees zeros instead of the bytes written just before the launch. An alarm turns a hang into exit 3.
- *   user_event [--in-order] */
+ * With --launches K, K launches wait behind the gate (a tool that holds launches in memory until their reads
+ * complete must not wait for room here either).
+ *   user_event [--in-order] [--launches K] */
 #include "common/sample_util.h"
 
 #include <signal.h>
@@ -23,10 +25,16 @@ static void on_alarm(int sig) {
 
 int main(int argc, char **argv) {
   enum { N = 1024 };
-  int inOrder = argc > 1 && !strcmp(argv[1], "--in-order");
-  if (argc > 2 || (argc == 2 && !inOrder)) {
-    fprintf(stderr, "usage: %s [--in-order]\n", argv[0]);
-    return 2;
+  int inOrder = 0, launches = 1, bumps;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--in-order"))
+      inOrder = 1;
+    else if (!strcmp(argv[i], "--launches") && i + 1 < argc && atoi(argv[i + 1]) > 0)
+      launches = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: %s [--in-order] [--launches K]\n", argv[0]);
+      return 2;
+    }
   }
   signal(SIGALRM, on_alarm);
   alarm(60);
@@ -53,22 +61,28 @@ int main(int argc, char **argv) {
   CHECK_CL(clSetKernelArg(kernel, 0, sizeof(cl_mem), &data));
   CHECK_CL(clSetKernelArg(kernel, 1, sizeof amount, &amount));
 
+  bumps = launches;
   cl_event gate = clCreateUserEvent(context, &err);
   CHECK_ERR(err, "clCreateUserEvent");
   cl_event written, launched, read;
   CHECK_CL(clEnqueueWriteBuffer(queue, data, CL_FALSE, 0, sizeof values, values, 1, &gate, &written));
   size_t global = N, local = 64;
-  CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 1, &written, &launched));
+  // Each launch waits for the one before (the first for the gated write): one call site.
+  for (cl_event previous = written; launches > 0; --launches, previous = launched) {
+    CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 1, &previous, &launched));
+    if (previous != written)
+      clReleaseEvent(previous);
+  }
   CHECK_CL(clEnqueueReadBuffer(queue, data, CL_FALSE, 0, sizeof result, result, 1, &launched, &read));
   CHECK_CL(clSetUserEventStatus(gate, CL_COMPLETE));
   CHECK_CL(clWaitForEvents(1, &read));
 
   int bad = 0;
   for (int i = 0; i < N; ++i)
-    if (result[i] != values[i] + amount)
+    if (result[i] != values[i] + amount * bumps)
       ++bad;
-  printf("user_event: %s queue, write gated by a user event, then bump by %d: %d mismatches\n", mode, amount,
-         bad);
+  printf("user_event: %s queue, write gated by a user event, then %d bump(s) by %d: %d mismatches\n", mode,
+         bumps, amount, bad);
   clReleaseEvent(gate);
   clReleaseEvent(written);
   clReleaseEvent(launched);
