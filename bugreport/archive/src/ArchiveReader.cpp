@@ -2,6 +2,8 @@
 
 #include "clcapture/archive/ArchiveReader.h"
 
+#include "LibarchiveError.h"
+
 #include "clcapture/format/CapturePath.h"
 
 #include <algorithm>
@@ -25,6 +27,10 @@ struct ReaderCloser {
 
 std::string inQuotes(const std::string &s) {
   return "\"" + s + "\"";
+}
+
+std::string errorOf(struct archive *a) {
+  return libarchiveError(a, "unreadable data");
 }
 
 /// Whether `folder` (which exists) resolves to `base` or a folder under it.
@@ -58,17 +64,19 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
   std::string name = archivePath.string();
   if (archive_read_open_filename(a.get(), archivePath.c_str(), 1 << 16) != ARCHIVE_OK)
     return fmt::fail(
-        name + ": not a clcapture pack archive (gzip-compressed tar): " + archive_error_string(a.get()));
+        name + ": not a clcapture pack archive (gzip-compressed tar): " + errorOf(a.get()));
   std::uint64_t entries = 0, total = 0;
   for (;;) {
     archive_entry *entry = nullptr;
     int r = archive_read_next_header(a.get(), &entry);
+    // Checked before EOF too: an empty plain tar is no pack archive either.
+    if ((r == ARCHIVE_OK || r == ARCHIVE_EOF) && entries == 0 &&
+        archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
+      return fmt::fail(name + ": not a clcapture pack archive: a tar without gzip compression");
     if (r == ARCHIVE_EOF)
       break;
     if (r != ARCHIVE_OK)
-      return fmt::fail(name + ": malformed archive: " + archive_error_string(a.get()));
-    if (entries == 0 && archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
-      return fmt::fail(name + ": not a clcapture pack archive: a tar without gzip compression");
+      return fmt::fail(name + ": malformed archive: " + errorOf(a.get()));
     const char *raw = archive_entry_pathname(entry);
     std::string path = raw ? raw : "";
     if (++entries > limits.maxEntries)
@@ -123,7 +131,7 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
       if (r != ARCHIVE_OK) {
         ::close(fd);
         return fmt::fail(name + ": entry " + inQuotes(path) +
-                         ": truncated or corrupt: " + archive_error_string(a.get()));
+                         ": truncated or corrupt: " + errorOf(a.get()));
       }
       if (offset < 0 || static_cast<std::uint64_t>(offset) + size > static_cast<std::uint64_t>(declared)) {
         ::close(fd);

@@ -2,6 +2,8 @@
 
 #include "clcapture/archive/ArchiveWriter.h"
 
+#include "LibarchiveError.h"
+
 #include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
@@ -37,7 +39,7 @@ fmt::Expected<void> writeHeader(struct archive *a, const std::string &path, bool
   archive_entry_set_uname(entry.get(), "root");
   archive_entry_set_gname(entry.get(), "root");
   if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
-    return fmt::fail(path + ": " + archive_error_string(a));
+    return fmt::fail(path + ": " + libarchiveError(a, "cannot write the entry header"));
   return {};
 }
 
@@ -46,7 +48,7 @@ fmt::Expected<void> writeData(struct archive *a, const std::string &path, const 
   while (size > 0) {
     la_ssize_t n = archive_write_data(a, bytes, size);
     if (n <= 0)
-      return fmt::fail(path + ": " + (archive_error_string(a) ? archive_error_string(a) : "write failed"));
+      return fmt::fail(path + ": " + libarchiveError(a, "write failed"));
     bytes += n;
     size -= static_cast<std::size_t>(n);
   }
@@ -62,13 +64,13 @@ fmt::Expected<void> writeArchive(const fs::path &archivePath, std::vector<Archiv
   if (archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
       archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
       archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr) != ARCHIVE_OK)
-    return fmt::fail(std::string("cannot set up the archive: ") + archive_error_string(a.get()));
+    return fmt::fail("cannot set up the archive: " + libarchiveError(a.get(), "no gzip support"));
   // Whole blocks of zeros at the end, as tar(1) writes; fixed, so the size does not depend on anything else.
   archive_write_set_bytes_in_last_block(a.get(), 1);
   fs::path temporary = archivePath;
   temporary += ".tmp." + std::to_string(::getpid());
   if (archive_write_open_filename(a.get(), temporary.c_str()) != ARCHIVE_OK)
-    return fmt::fail(archivePath.string() + ": " + archive_error_string(a.get()));
+    return fmt::fail(archivePath.string() + ": " + libarchiveError(a.get(), "cannot create the file"));
   auto failed = [&](const std::string &message) {
     a.reset();
     std::error_code ec;
@@ -111,7 +113,7 @@ fmt::Expected<void> writeArchive(const fs::path &archivePath, std::vector<Archiv
     }
   }
   if (archive_write_close(a.get()) != ARCHIVE_OK)
-    return failed(archive_error_string(a.get()));
+    return failed(libarchiveError(a.get(), "cannot finish the archive"));
   a.reset();
   std::error_code ec;
   fs::rename(temporary, archivePath, ec);

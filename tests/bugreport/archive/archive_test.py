@@ -361,6 +361,7 @@ def hostile_archives(work):
         "not-tar": (gzip.compress(os.urandom(4096), mtime=0), "archive"),
         "duplicate": (tar_bytes(base + [regular("captures.json", b"[]")]), "duplicate"),
         "no-captures": (tar_bytes([regular("kernels/k.cl", b"kernel void k() {}\n")]), "captures.json"),
+        "empty": (tar_bytes([]), "captures.json"),
     }
 
 
