@@ -81,6 +81,13 @@ bool atomicTogether(const AccessSite &a, const AccessSite &b, Scope scope) {
   return scope == Scope::SameGroup || (!a.groupScopedAtomic && !b.groupScopedAtomic);
 }
 
+std::vector<report::WitnessValue> witnessValues(const encode::OpenValues &values) {
+  std::vector<report::WitnessValue> out;
+  for (const auto &[name, value] : values)
+    out.push_back({name, value});
+  return out;
+}
+
 std::string describeSite(const AccessSite &s, const CheckContext &c) {
   report::SourceLocation loc = locationOf(s.inst, c);
   return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
@@ -134,12 +141,16 @@ private:
       report::Finding f;
       f.kind = report::FindingKind::BarrierDivergence;
       f.barrier = at;
+      f.values = witnessValues(o.divergence->values);
+      f.localSize = o.divergence->localSize;
       if (b.function != "barrier")
         f.message = b.function + (o.divergence->differentArguments
                                       ? " reached by work-items of one group with different arguments"
                                       : " may be reached by non-uniform control flow");
       else if (o.divergence->differentArguments)
         f.message = "barrier reached by work-items of one group with different arguments";
+      if (!f.message.empty())
+        f.message += report::witnessValuesText(f);
       f.accesses[0].workItem = workItem(o.divergence->a);
       f.accesses[0].location = at;
       f.accesses[0].source = sourceLine(at, m_c);
@@ -228,6 +239,8 @@ private:
     const AccessSite &wa = m_e.accesses()[w.siteA], &wb = m_e.accesses()[w.siteB];
     report::Finding f;
     f.kind = report::FindingKind::DataRace;
+    f.values = witnessValues(w.values);
+    f.localSize = w.localSize;
     f.conflict = conflictOf(wa, wb);
     f.benign = benign;
     f.memory = wa.space == MemorySpace::Local ? format::AddressSpace::Local : format::AddressSpace::Global;

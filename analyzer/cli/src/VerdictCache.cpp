@@ -117,6 +117,9 @@ std::string resultToJson(const InstantiationResult &r) {
                           {"group_id", a.workItem.groupId},
                           {"location", locationJson(a.location)},
                           {"source", a.source}});
+    Json values = Json::array();
+    for (const report::WitnessValue &v : f.values)
+      values.push_back(Json::array({v.name, v.value}));
     findings.push_back({{"kind", toString(f.kind)},
                         {"severity", toString(f.severity)},
                         {"conflict", toString(f.conflict)},
@@ -127,6 +130,8 @@ std::string resultToJson(const InstantiationResult &r) {
                         {"bytes", f.bytes},
                         {"barrier", locationJson(f.barrier)},
                         {"accesses", std::move(accesses)},
+                        {"values", std::move(values)},
+                        {"local_size", f.localSize ? Json(*f.localSize) : Json(nullptr)},
                         {"message", f.message}});
   }
   Json j = {{"entry_point", r.entryPoint},   {"kernel_file", r.kernelFile},
@@ -170,6 +175,17 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.index = jf.at("index").get<std::vector<std::uint64_t>>();
       f.bytes = {bytes[0].get<std::uint64_t>(), bytes[1].get<std::uint64_t>()};
       f.message = jf.at("message").get<std::string>();
+      for (const Json &v : jf.at("values")) {
+        if (!v.is_array() || v.size() != 2)
+          return std::nullopt;
+        f.values.push_back({v[0].get<std::string>(), v[1].get<std::string>()});
+      }
+      if (!jf.at("local_size").is_null()) {
+        std::array<std::uint64_t, 3> size{};
+        if (!idsFrom(jf.at("local_size"), size))
+          return std::nullopt;
+        f.localSize = size;
+      }
       for (std::size_t i = 0; i < 2; ++i) {
         const Json &ja = accesses[i];
         Access &a = f.accesses[i];

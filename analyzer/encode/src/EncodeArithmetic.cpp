@@ -142,20 +142,35 @@ format::Status ThreadEncoder::visitBinaryOperator(llvm::BinaryOperator &inst) {
     unknownResult(inst, "an operation the encoder does not model");
     return {};
   }
+  // OpenCL 1.2 §6.3: "A divide by zero with integer types does not cause an exception but will result in
+  // an unspecified value". SMT-LIB fixes x / 0 and x % 0, so a divisor that may be 0 gives a fresh value
+  // there (sound for proofs), and a witness must not divide by zero (guard).
+  bool division = k == cvc5::Kind::BITVECTOR_UDIV || k == cvc5::Kind::BITVECTOR_SDIV ||
+                  k == cvc5::Kind::BITVECTOR_UREM || k == cvc5::Kind::BITVECTOR_SREM;
+  cvc5::Term byZero = m_tf.boolean(false);
+  auto apply = [&](const cvc5::Term &x, const cvc5::Term &y) {
+    cvc5::Term r = m_tf.op(k, {x, y});
+    if (!division || (y.isBitVectorValue() && y.getBitVectorValue(2).find('1') != std::string::npos))
+      return r;
+    cvc5::Term zero = m_tf.eq(y, m_tf.constant(m_tf.width(y), 0));
+    byZero = m_tf.lor(byZero, zero);
+    return m_tf.ite(zero, m_tf.fresh(y.getSort(), name("quotient" + std::to_string(m_fresh++))), r);
+  };
+  cvc5::Term out;
   if (integerVector) {
     // Lane by lane: no carry or shift crosses from one lane into the next.
     unsigned lanes = vectorType->getNumElements();
     unsigned bits = a->term.getSort().getBitVectorSize() / lanes;
-    cvc5::Term out;
     for (unsigned i = 0; i < lanes; ++i) {
-      cvc5::Term r = m_tf.op(k, {m_tf.extract(a->term, (i + 1) * bits - 1, i * bits),
-                                 m_tf.extract(b->term, (i + 1) * bits - 1, i * bits)});
+      cvc5::Term r = apply(m_tf.extract(a->term, (i + 1) * bits - 1, i * bits),
+                           m_tf.extract(b->term, (i + 1) * bits - 1, i * bits));
       out = i == 0 ? r : m_tf.concat(r, out);
     }
-    m_values[&inst] = SymValue{out, how};
-    return {};
+  } else {
+    out = apply(a->term, b->term);
   }
-  m_values[&inst] = SymValue{m_tf.op(k, {a->term, b->term}), how};
+  guard(inst, byZero, "a division by zero at " + placeOf(&inst));
+  m_values[&inst] = SymValue{out, how};
   return {};
 }
 
@@ -164,13 +179,48 @@ format::Status ThreadEncoder::visitICmpInst(llvm::ICmpInst &inst) {
   auto *cmp = &inst;
   if (cmp->getOperand(0)->getType()->isPointerTy()) {
     auto p = pointer(cmp->getOperand(0)), q = pointer(cmp->getOperand(1));
-    if (!p || !q || !cmp->isEquality()) {
+    if (!p || !q || (!cmp->isEquality() && !cmp->isUnsigned())) {
       unknownResult(inst, "a comparison of addresses");
       return {};
     }
-    cvc5::Term same = m_tf.land(m_tf.eq(p->object, q->object), m_tf.eq(p->offset, q->offset));
-    m_values[&inst] =
-        SymValue{cmp->getPredicate() == ICmpInst::ICMP_EQ ? same : m_tf.lnot(same), p->how & q->how};
+    cvc5::Term sameObject = m_tf.eq(p->object, q->object);
+    if (cmp->isEquality()) {
+      cvc5::Term same = m_tf.land(sameObject, m_tf.eq(p->offset, q->offset));
+      m_values[&inst] =
+          SymValue{cmp->getPredicate() == ICmpInst::ICMP_EQ ? same : m_tf.lnot(same), p->how & q->how};
+      return {};
+    }
+    // An ordering of addresses (C99 6.5.8: defined between pointers into one object, where the offsets
+    // decide). The null pointer is address 0, and a global or constant buffer never lies there (row 12 of
+    // docs/semantics.md), so such a pointer is above NULL; local and private memory may start at address
+    // 0. Anything else (two objects) is an unknown that a witness must not rest on (guard).
+    auto order = [&](const cvc5::Term &x, const cvc5::Term &y) {
+      switch (cmp->getPredicate()) {
+      case ICmpInst::ICMP_ULT:
+        return m_tf.ult(x, y);
+      case ICmpInst::ICMP_ULE:
+        return m_tf.ule(x, y);
+      case ICmpInst::ICMP_UGT:
+        return m_tf.ult(y, x);
+      default:
+        return m_tf.ule(y, x);
+      }
+    };
+    cvc5::Term known = sameObject;
+    cvc5::Term unknown = m_tf.fresh(m_tf.solver().getBooleanSort(), name("address_order" + std::to_string(m_fresh++)));
+    cvc5::Term result = unknown;
+    auto globalSpace = [](Space sp) { return sp == Space::Global || sp == Space::Constant; };
+    if (globalSpace(p->space) && globalSpace(q->space)) {
+      cvc5::Term null = m_tf.constant(64, kNullObject), zero = m_tf.constant(64, 0), one = m_tf.constant(64, 1);
+      auto isNull = [&](const SymPointer &x) { return m_tf.land(m_tf.eq(x.object, null), m_tf.eq(x.offset, zero)); };
+      auto intoObject = [&](const SymPointer &x) { return m_tf.lnot(m_tf.eq(x.object, null)); };
+      cvc5::Term pAbove = m_tf.land(intoObject(*p), isNull(*q)), qAbove = m_tf.land(isNull(*p), intoObject(*q));
+      result = m_tf.ite(pAbove, order(one, zero), m_tf.ite(qAbove, order(zero, one), result));
+      known = m_tf.lor(known, m_tf.lor(pAbove, qAbove));
+    }
+    result = m_tf.ite(sameObject, order(p->offset, q->offset), result);
+    guard(inst, m_tf.lnot(known), "a comparison of addresses of different objects at " + placeOf(&inst));
+    m_values[&inst] = SymValue{result, p->how & q->how};
     return {};
   }
   auto a = operandValue(inst, 0), b = operandValue(inst, 1);

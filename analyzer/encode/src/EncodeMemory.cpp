@@ -414,6 +414,19 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
     auto table = m_s.capturedTables.find(object);
     auto raw = wordwise ? m_s.capturedBytes.find(object) : m_s.capturedBytes.end();
     unsigned size = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
+    if (wordwise && table != m_s.capturedTables.end()) {
+      // Bytes outside the captured ones are open: reading them is out of bounds of every captured argument
+      // (undefined), so a witness must read captured bytes only.
+      cvc5::Term inside = m_tf.boolean(false);
+      for (const auto &[origin, bytes] : m_s.capturedRanges[object])
+        if (bytes >= size)
+          inside = m_tf.lor(inside, m_tf.land(m_tf.ule(m_tf.constant(64, origin), ptr.offset),
+                                              m_tf.ule(ptr.offset, m_tf.constant(64, origin + bytes - size))));
+      guard(inst, m_tf.lnot(inside),
+            "a read outside the captured bytes of " +
+                (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) + " at " +
+                placeOf(&inst));
+    }
     if (raw != m_s.capturedBytes.end() && size <= 8 && raw->second.second.size() / size <= 1024) {
       // Aligned reads as a choice among the captured words: far easier for the solver than an array of
       // byte stores. An unaligned offset falls back to the byte table below.

@@ -69,6 +69,24 @@ struct CounterResult {
   cvc5::Term epoch; ///< the barrier interval of the counter memory's fence at the call
 };
 
+/// A scalar kernel argument the capture does not give (SPEC §5: missing values are unconstrained). Every
+/// value of it is a real launch, so its term is exact, like the ids; a witness names the value it chose.
+struct OpenArgument {
+  std::string name; ///< the argument's name (argumentName)
+  std::string type; ///< its OpenCL C type (kernel_arg_base_type: "int", "uint4"); empty when unknown
+  cvc5::Term term;
+};
+
+/// A condition under which an exact term is not what the kernel computes, because the execution is not
+/// defined there (OpenCL 1.2 §6.3: an integer division by zero gives an unspecified value; a read outside
+/// the captured bytes of a read-only buffer; mul24/mad24 outside their 24-bit range, §6.12.3). The term is
+/// an over-approximation there (sound for proofs), so a witness must avoid it: `violated` is the
+/// work-item's reach of the instruction and the condition.
+struct WitnessGuard {
+  cvc5::Term violated;
+  std::string what; ///< "a division by zero at k.cl:7", for the reason of an `unknown`
+};
+
 struct ThreadIdTerms {
   std::array<cvc5::Term, 3> global, local, group; ///< 64-bit
   /// get_local_size: the launch's, or, in a dimension with a partial last group (OpenCL 2.0), the size
@@ -103,12 +121,15 @@ struct EncodingState {
   bool localSizeOpen = false; ///< the capture left the local size to the driver
 
   std::map<const llvm::Value *, SymValue> sharedValues;     ///< scalar kernel arguments
+  std::vector<OpenArgument> openArguments;                  ///< uncaptured scalars the kernel uses
   std::map<const llvm::Value *, SymPointer> sharedPointers; ///< pointer arguments, module variables
   std::map<std::uint64_t, std::string> objectNames;
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
   bool anyObjectMayBeWritten = false;
   /// Read-only buffers with captured bytes: object → (array term: offset in the object → byte).
   std::map<std::uint64_t, cvc5::Term> capturedTables;
+  /// The captured byte ranges (origin, size) of each table: a read outside them reads open bytes.
+  std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> capturedRanges;
 
   std::vector<AccessSite> sites;
   std::map<std::pair<const llvm::Instruction *, unsigned>, unsigned> siteOf; ///< (instruction, role) → site
@@ -121,6 +142,7 @@ struct EncodingState {
   std::array<std::vector<AccessRecord>, 2> records;
   std::array<std::vector<BarrierRecord>, 2> barrierRecords;
   std::array<std::vector<CounterResult>, 2> counterResults;
+  std::array<std::vector<WitnessGuard>, 2> guards; ///< per work-item, in encoding order
 
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
   /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.

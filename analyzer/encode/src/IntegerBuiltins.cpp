@@ -41,10 +41,23 @@ std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, cons
                     how};
   // mul24/mad24 (OpenCL 1.2 §6.12.3): defined only for operands in 24-bit range, where they equal the
   // full product — which is what they compute for every launch they are defined on.
-  if (name == "mul24" && args.size() == 2)
-    return SymValue{m_tf.mul(args[0].term, args[1].term), how};
-  if (name == "mad24" && args.size() == 3)
-    return SymValue{m_tf.add(m_tf.mul(args[0].term, args[1].term), args[2].term), how};
+  if ((name == "mul24" && args.size() == 2) || (name == "mad24" && args.size() == 3)) {
+    // Outside that range the result is implementation-defined: a witness must keep the operands in it.
+    unsigned w = args[0].term.getSort().getBitVectorSize();
+    cvc5::Term outside = m_tf.boolean(false);
+    for (unsigned i = 0; i < 2 && w > 24; ++i) {
+      const cvc5::Term &x = args[i].term;
+      std::uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+      cvc5::Term low = m_tf.constant(w, (~0ull << 23) & mask); // -2^23
+      cvc5::Term out = isSigned ? m_tf.lor(m_tf.op(cvc5::Kind::BITVECTOR_SLT, {x, low}),
+                                           m_tf.op(cvc5::Kind::BITVECTOR_SGT, {x, m_tf.constant(w, (1ull << 23) - 1)}))
+                                : m_tf.op(cvc5::Kind::BITVECTOR_UGT, {x, m_tf.constant(w, (1ull << 24) - 1)});
+      outside = m_tf.lor(outside, out);
+    }
+    guard(call, outside, name + " outside its 24-bit range at " + placeOf(&call));
+    cvc5::Term product = m_tf.mul(args[0].term, args[1].term);
+    return SymValue{name == "mul24" ? product : m_tf.add(product, args[2].term), how};
+  }
   if (name == "clamp" && args.size() == 3) // OpenCL: min(max(x, lo), hi)
     return SymValue{minOf(maxOf(args[0].term, args[1].term), args[2].term), how};
   if (name == "abs" && args.size() == 1) {

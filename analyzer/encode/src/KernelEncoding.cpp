@@ -18,6 +18,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -178,6 +181,32 @@ std::vector<const llvm::Value *> writtenPointers(llvm::Function &kernel) {
   return out;
 }
 
+/// The OpenCL C type of parameter `no` in OpenCL's spelling ("int", "uint", "int2"), from Clang's
+/// kernel_arg_base_type (typedefs resolved: "unsigned int", "int __attribute__((ext_vector_type(2)))"), or ""
+/// when the metadata is missing.
+std::string argumentType(const llvm::Function &kernel, unsigned no) {
+  const llvm::MDNode *md = kernel.getMetadata("kernel_arg_base_type");
+  if (!md || no >= md->getNumOperands())
+    return {};
+  auto *name = llvm::dyn_cast<llvm::MDString>(md->getOperand(no));
+  if (!name)
+    return {};
+  std::string type = name->getString().str(), lanes;
+  const std::string vector = " __attribute__((ext_vector_type(";
+  if (auto at = type.find(vector); at != std::string::npos) {
+    std::size_t from = at + vector.size(), to = type.find(')', from);
+    lanes = to == std::string::npos ? "" : type.substr(from, to - from);
+    type = type.substr(0, at);
+  }
+  if (type.rfind("unsigned ", 0) == 0)
+    type = "u" + type.substr(9);
+  if (type == "signed char")
+    type = "char";
+  if (type == "_Bool")
+    type = "bool";
+  return type + lanes;
+}
+
 void setUpLaunch(EncodingState &s) {
   TermFactory &tf = s.tf;
   const model::LaunchConfig &l = s.launch;
@@ -315,9 +344,19 @@ void setUpSharedValues(EncodingState &s) {
         s.sharedValues[&arg] = SymValue{s.solver.mkBitVector(sort.getBitVectorSize(), llvm::toString(*bits, 16, false), 16), {}};
         continue;
       }
-    Exactness how{"the argument " + argumentName(arg, s.launch) +
-                  (fact && fact->bytes ? ", whose captured value does not fit its type" : ", which the capture does not give")};
-    s.sharedValues[&arg] = SymValue{tf.fresh(sort, "arg_" + argumentName(arg, s.launch)), how};
+    cvc5::Term open = tf.fresh(sort, "arg_" + argumentName(arg, s.launch));
+    if (fact && fact->bytes) {
+      // A captured value that does not fit: the capture is wrong about something, so no value of it is
+      // known to be the launch's.
+      std::string why = "the argument " + argumentName(arg, s.launch) + ", whose captured value does not fit its type";
+      s.sharedValues[&arg] = SymValue{open, Exactness{why}};
+      continue;
+    }
+    // SPEC §5: a value the capture does not give is unconstrained — the kernel may be launched with any of
+    // them, so each is a real launch (exact, like the ids), and a witness names the one it chose.
+    s.sharedValues[&arg] = SymValue{open, {}};
+    if (!arg.use_empty())
+      s.openArguments.push_back(OpenArgument{argumentName(arg, s.launch), argumentType(s.kernel, no), open});
   }
 }
 
@@ -349,6 +388,7 @@ void setUpReadOnlyTables(EncodingState &s) {
       for (std::size_t i = 0; i < bytes.size(); ++i)
         table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, i), tf.constant(8, bytes[i])});
       s.capturedTables[object] = table;
+      s.capturedRanges[object].push_back({0, bytes.size()});
       continue;
     }
     if (fact.kind != model::ArgumentFact::Kind::Buffer || !fact.data || !fact.size ||
@@ -371,6 +411,7 @@ void setUpReadOnlyTables(EncodingState &s) {
       table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, fact.origin + i),
                                         tf.constant(8, static_cast<unsigned char>(bytes[i]))});
     s.capturedTables[fact.root] = table;
+    s.capturedRanges[fact.root].push_back({fact.origin, bytes.size()});
     if (more)
       s.capturedBytes.erase(fact.root);
     else
@@ -474,6 +515,155 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t) {
     ids.group[d] = modelValue(s.solver, s.ids[t].group[d]);
   }
   return ids;
+}
+
+/// `bits` as an OpenCL C literal of `type` (a kernel_arg_base_type spelling: "int", "uchar", "float",
+/// "int4"): "7", "-1", "1.5f", "(int2)(1, -2)". Without a type it is the unsigned value.
+std::string literalOf(const llvm::APInt &bits, const std::string &type) {
+  std::string element = type;
+  unsigned lanes = 1;
+  std::size_t digits = element.find_last_not_of("0123456789");
+  if (digits != std::string::npos && digits + 1 < element.size()) {
+    lanes = static_cast<unsigned>(std::stoul(element.substr(digits + 1)));
+    element = element.substr(0, digits + 1);
+  }
+  static const std::map<std::string, unsigned> kWidth = {
+      {"char", 8},  {"uchar", 8},  {"short", 16}, {"ushort", 16}, {"int", 32},   {"uint", 32},
+      {"long", 64}, {"ulong", 64}, {"half", 16},  {"float", 32},  {"double", 64}, {"bool", 8}};
+  auto width = kWidth.find(element);
+  unsigned laneBits = width == kWidth.end() ? 0 : width->second;
+  unsigned slots = lanes == 3 ? 4 : lanes; // a 3-lane vector takes the room of 4
+  if (!laneBits || lanes == 0 || laneBits * slots != bits.getBitWidth())
+    return llvm::toString(bits, 10, false);
+  bool isSigned = element == "char" || element == "short" || element == "int" || element == "long";
+  auto one = [&](const llvm::APInt &lane) -> std::string {
+    if (element == "bool")
+      return lane.isZero() ? "false" : "true";
+    if (element == "float" || element == "double") {
+      double v;
+      if (element == "float") {
+        float f;
+        std::uint32_t u = static_cast<std::uint32_t>(lane.getZExtValue());
+        std::memcpy(&f, &u, sizeof f);
+        v = f;
+      } else {
+        std::uint64_t u = lane.getZExtValue();
+        std::memcpy(&v, &u, sizeof v);
+      }
+      if (!std::isfinite(v))
+        return "as_" + element + "(0x" + llvm::toString(lane, 16, false) + ")";
+      char text[64];
+      std::snprintf(text, sizeof text, element == "float" ? "%.9g" : "%.17g", v);
+      std::string t = text;
+      if (t.find_first_of(".e") == std::string::npos)
+        t += ".0";
+      return element == "float" ? t + "f" : t;
+    }
+    if (element == "half")
+      return "as_half((ushort)0x" + llvm::toString(lane, 16, false) + ")";
+    return llvm::toString(lane, 10, isSigned);
+  };
+  if (lanes == 1)
+    return one(bits);
+  std::string out = "(" + type + ")(";
+  for (unsigned i = 0; i < lanes; ++i)
+    out += (i ? ", " : "") + one(bits.extractBits(laneBits, i * laneBits)); // lane 0 in the low bits
+  return out + ")";
+}
+
+/// The values the current model gives the scalar arguments the capture does not give.
+OpenValues openValuesFromModel(EncodingState &s) {
+  OpenValues out;
+  for (const OpenArgument &a : s.openArguments) {
+    cvc5::Term v = s.solver.getValue(a.term);
+    if (v.isBooleanValue()) {
+      out.emplace_back(a.name, v.getBooleanValue() ? "true" : "false");
+      continue;
+    }
+    if (!v.isBitVectorValue())
+      continue;
+    llvm::APInt bits(v.getSort().getBitVectorSize(), v.getBitVectorValue(16), 16);
+    out.emplace_back(a.name, literalOf(bits, a.type));
+  }
+  return out;
+}
+
+std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s) {
+  if (!s.localSizeOpen)
+    return std::nullopt;
+  return std::array<std::uint64_t, 3>{modelValue(s.solver, s.localSize[0]), modelValue(s.solver, s.localSize[1]),
+                                      modelValue(s.solver, s.localSize[2])};
+}
+
+/// The first guard (WitnessGuard) the current model breaks, or null: a witness there rests on behaviour the
+/// kernel does not define, where exact terms over-approximate.
+const WitnessGuard *brokenGuard(EncodingState &s) {
+  for (unsigned t = 0; t < 2; ++t)
+    for (const WitnessGuard &g : s.guards[t]) {
+      cvc5::Term v = s.solver.getValue(g.violated);
+      if (v.isBooleanValue() && v.getBooleanValue())
+        return &g;
+    }
+  return nullptr;
+}
+
+/// Both work-items keep every guard.
+cvc5::Term withinGuards(EncodingState &s) {
+  cvc5::Term all = s.tf.boolean(true);
+  for (unsigned t = 0; t < 2; ++t)
+    for (const WitnessGuard &g : s.guards[t])
+      all = s.tf.land(all, s.tf.lnot(g.violated));
+  return all;
+}
+
+QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label);
+
+/// After `query` was satisfiable with an exact witness: if the model breaks a guard, ask again within the
+/// guards. Sat: the new model stands (true). Unsat: every witness of the query needs that behaviour — `out`
+/// becomes a satisfiable outcome through an abstraction named by the guard (false). Unknown: `out` is
+/// that answer (false).
+bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out) {
+  const WitnessGuard *broken = brokenGuard(s);
+  if (!broken)
+    return true;
+  std::string what = broken->what;
+  QueryOutcome again = ask(s, s.tf.land(query, withinGuards(s)), label + ", defined behaviour only");
+  if (again.status == QueryOutcome::Status::Sat)
+    return true;
+  if (again.status == QueryOutcome::Status::Unknown) {
+    out = again;
+    return false;
+  }
+  out = QueryOutcome{};
+  out.status = QueryOutcome::Status::Sat;
+  out.exact = false;
+  out.abstraction = what;
+  return false;
+}
+
+/// A witness reads better with small values of the open arguments (an index 7 rather than 2147483647): when
+/// the model's are not all in [0, 256], ask once more with them there; when that has no witness, ask
+/// `query` again for a model. `query` holds in the current model (the caller's witness query, guards included).
+void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::string &label) {
+  TermFactory &tf = s.tf;
+  cvc5::Term small = tf.boolean(true);
+  bool allSmall = true;
+  for (const OpenArgument &a : s.openArguments) {
+    if (!a.term.getSort().isBitVector())
+      continue;
+    unsigned w = tf.width(a.term);
+    if (w <= 9 || w > 64)
+      continue;
+    cvc5::Term in = tf.ule(a.term, tf.constant(w, 256));
+    cvc5::Term now = s.solver.getValue(in);
+    allSmall = allSmall && now.isBooleanValue() && now.getBooleanValue();
+    small = tf.land(small, in);
+  }
+  if (allSmall)
+    return;
+  if (ask(s, tf.land(query, small), label + ", small values of the open arguments").status == QueryOutcome::Status::Sat)
+    return;
+  ask(s, query, label + ", any values of the open arguments");
 }
 
 QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label) {
@@ -828,13 +1018,17 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
              (differentValues ? ", different values" : "");
     // A witness through exact sites first; only when there is none, one through an abstraction.
     bool mixed = !(ca.allExact && cb.allExact) && !ca.noneExact && !cb.noneExact;
+    cvc5::Term asked = q;
     if (mixed) {
-      out = ask(s, tf.land(q, tf.land(ca.exactOnly(tf), cb.exactOnly(tf))), label + ", exact sites only");
+      asked = tf.land(q, tf.land(ca.exactOnly(tf), cb.exactOnly(tf)));
+      out = ask(s, asked, label + ", exact sites only");
       if (out.status == QueryOutcome::Status::Unknown)
         return out;
     }
-    if (!mixed || out.status == QueryOutcome::Status::Unsat)
+    if (!mixed || out.status == QueryOutcome::Status::Unsat) {
+      asked = q;
       out = ask(s, q, label);
+    }
     if (out.status != QueryOutcome::Status::Sat)
       return out;
     auto chosen = [&](const SiteChoice &c) -> std::size_t {
@@ -842,9 +1036,18 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     };
     std::size_t ia = chosen(ca), ib = chosen(cb);
     Exactness how = ca.how[ia] & cb.how[ib];
+    if (how.exact()) {
+      if (!keepWithinGuards(s, asked, label, out))
+        return out;
+      preferSmallValues(s, tf.land(asked, withinGuards(s)), label);
+      ia = chosen(ca);
+      ib = chosen(cb);
+      how = ca.how[ia] & cb.how[ib];
+    }
     out.exact = how.exact();
     out.abstraction = how.abstraction;
     RaceWitness w;
+    w.values = openValuesFromModel(s);
     w.siteA = ca.sites[ia];
     w.siteB = cb.sites[ib];
     w.a = idsFromModel(s, 0);
@@ -855,9 +1058,7 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     if (auto it = s.objectNames.find(object); it != s.objectNames.end())
       w.object = it->second;
     // Offsets are within the root object; a sub-buffer argument's own origin is left in (bytes of the parent).
-    if (s.localSizeOpen)
-      w.localSize = std::array<std::uint64_t, 3>{modelValue(s.solver, s.localSize[0]), modelValue(s.solver, s.localSize[1]),
-                                                 modelValue(s.solver, s.localSize[2])};
+    w.localSize = localSizeFromModel(s);
     out.race = w;
   } catch (const cvc5::CVC5ApiException &e) {
     out.status = QueryOutcome::Status::Unknown;
@@ -879,12 +1080,18 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
   const std::string &function = s.barriers[barrier].function;
   try {
     cvc5::Term q = tf.land(s.sameGroup, tf.land(ra.reach, tf.lnot(rb.reach)));
-    out = ask(s, q, function + " " + std::to_string(barrier) + " reached by A, not by B of the same group");
+    std::string label = function + " " + std::to_string(barrier) + " reached by A, not by B of the same group";
+    out = ask(s, q, label);
     if (out.status == QueryOutcome::Status::Sat) {
       Exactness how = ra.reachHow & rb.reachHow;
+      if (how.exact() && !keepWithinGuards(s, q, label, out))
+        return out;
+      if (how.exact())
+        preferSmallValues(s, tf.land(q, withinGuards(s)), label);
       out.exact = how.exact();
       out.abstraction = how.abstraction;
-      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false};
+      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false, openValuesFromModel(s),
+                                         localSizeFromModel(s)};
       return out;
     }
     if (out.status != QueryOutcome::Status::Unsat || ra.uniformArgs.size() != rb.uniformArgs.size())
@@ -898,13 +1105,19 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
     if (differ.isBooleanValue() && !differ.getBooleanValue())
       return out;
     q = tf.land(s.sameGroup, tf.land(tf.land(ra.reach, rb.reach), differ));
-    out = ask(s, q, function + " " + std::to_string(barrier) + " reached by A and B of the same group with different arguments");
+    label = function + " " + std::to_string(barrier) + " reached by A and B of the same group with different arguments";
+    out = ask(s, q, label);
     if (out.status != QueryOutcome::Status::Sat)
       return out;
     Exactness how = ra.reachHow & rb.reachHow & ra.argsHow & rb.argsHow;
+    if (how.exact() && !keepWithinGuards(s, q, label, out))
+      return out;
+    if (how.exact())
+      preferSmallValues(s, tf.land(q, withinGuards(s)), label);
     out.exact = how.exact();
     out.abstraction = how.abstraction;
-    out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), true};
+    out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), true, openValuesFromModel(s),
+                                       localSizeFromModel(s)};
   } catch (const cvc5::CVC5ApiException &e) {
     out.status = QueryOutcome::Status::Unknown;
     out.unknownReason = std::string("solver error: ") + e.what();

@@ -123,6 +123,15 @@ void ThreadEncoder::unknownResult(llvm::Instruction &inst, const std::string &wh
     m_values[&inst] = freshValue(inst.getType(), why + " at " + placeOf(&inst));
 }
 
+void ThreadEncoder::guard(llvm::Instruction &inst, const cvc5::Term &undefined, const std::string &what) {
+  if (undefined.isBooleanValue() && !undefined.getBooleanValue())
+    return;
+  cvc5::Term violated = m_tf.land(m_reach[inst.getParent()], undefined);
+  if (violated.isBooleanValue() && !violated.getBooleanValue())
+    return;
+  m_s.guards[m_thread].push_back(WitnessGuard{violated, what});
+}
+
 format::Status ThreadEncoder::visitTerminator(llvm::Instruction &inst) {
   if (llvm::isa<llvm::BranchInst>(inst) || llvm::isa<llvm::SwitchInst>(inst) ||
       llvm::isa<llvm::ReturnInst>(inst) || llvm::isa<llvm::UnreachableInst>(inst))

@@ -76,6 +76,9 @@ private:
   }
   /// The instruction's result is an unknown (an abstraction named by `why`).
   void unknownResult(llvm::Instruction &inst, const std::string &why);
+  /// A witness must not reach `inst` where `undefined` holds (WitnessGuard): there the exact terms the
+  /// instruction yields over-approximate what the kernel does.
+  void guard(llvm::Instruction &inst, const cvc5::Term &undefined, const std::string &what);
 
   // --- control flow (EncodeControlFlow.cpp) ---
   cvc5::Term edge(const llvm::BasicBlock *from, const llvm::BasicBlock *to, Exactness &how);

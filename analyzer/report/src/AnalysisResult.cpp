@@ -91,13 +91,26 @@ std::string describeElement(const Finding &f) {
   return s;
 }
 
+std::string witnessValuesText(const Finding &f) {
+  std::vector<std::string> parts;
+  for (const WitnessValue &v : f.values)
+    parts.push_back(v.name + " = " + v.value);
+  if (f.localSize)
+    parts.push_back("local size (" + std::to_string((*f.localSize)[0]) + ", " + std::to_string((*f.localSize)[1]) +
+                    ", " + std::to_string((*f.localSize)[2]) + ")");
+  std::string s;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    s += (i == 0 ? " with " : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return s;
+}
+
 std::string defaultMessage(const Finding &f) {
   if (f.kind == FindingKind::BarrierDivergence)
-    return "barrier may be reached by non-uniform control flow";
+    return "barrier may be reached by non-uniform control flow" + witnessValuesText(f);
   std::string conflict = toString(f.conflict);
   if (f.benign)
-    return "possible benign " + conflict + " race on " + describeElement(f);
-  return "possible " + conflict + " race on " + describeElement(f);
+    return "possible benign " + conflict + " race on " + describeElement(f) + witnessValuesText(f);
+  return "possible " + conflict + " race on " + describeElement(f) + witnessValuesText(f);
 }
 
 namespace {
@@ -120,8 +133,8 @@ bool findingLess(const Finding &a, const Finding &b) {
     return accessKey(a.accesses[0]) < accessKey(b.accesses[0]);
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
-  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.message) <
-         std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.message);
+  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.values, a.localSize, a.message) <
+         std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.values, b.localSize, b.message);
 }
 
 } // namespace

@@ -49,6 +49,14 @@ Json finding(const Finding &f) {
   j["accesses"] = Json::array({access(f.accesses[0]), access(f.accesses[1])});
   if (f.kind == FindingKind::BarrierDivergence)
     j["barrier"] = location(f.barrier);
+  if (!f.values.empty()) {
+    Json values = Json::object();
+    for (const WitnessValue &v : f.values)
+      values[v.name] = v.value;
+    j["values"] = std::move(values);
+  }
+  if (f.localSize)
+    j["local_size"] = *f.localSize;
   j["message"] = f.message;
   if (f.confirmation)
     j["confirmation"] = *f.confirmation;

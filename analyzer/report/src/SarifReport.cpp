@@ -139,6 +139,14 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
     p["bytes"] = f.bytes;
   }
   p["work_items"] = Json::array({workItemJson(f.accesses[0]), workItemJson(f.accesses[1])});
+  if (!f.values.empty()) {
+    Json values = Json::object();
+    for (const WitnessValue &v : f.values)
+      values[v.name] = v.value;
+    p["values"] = std::move(values);
+  }
+  if (f.localSize)
+    p["local_size"] = *f.localSize;
   if (f.confirmation)
     p["confirmation"] = *f.confirmation;
   j["properties"] = std::move(p);

@@ -219,8 +219,8 @@ REFUSED = [
     ("aliasing/halves_race.cl", False, "same memory (aliasing)"),
     ("ndrange/null_local_size.cl", False, "no local size"),
     ("images/write_own_pixel.cl", False, "is an image"),
-    ("scalars/offset_unknown.cl", True, "value was not captured"),
-    ("scalars/offset_unknown.cl", False, "size was not captured"),
+    ("scalars/uncaptured_stride_race.cl", True, "value was not captured"),
+    ("scalars/uncaptured_stride_race.cl", False, "size was not captured"),
     ("ndrange/non_uniform_last_group.cl", False, "non-uniform work-groups"),
 ]
 

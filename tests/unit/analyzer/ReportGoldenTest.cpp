@@ -77,7 +77,10 @@ TEST_CASE("text report: GPUVerify-style race lines and a summary", "[report]") {
                                    "run/kernels/k-1f2e.cl:15:5: tmp[l + 4] = 1;\n"));
   CHECK_THAT(text, Catch::Contains("instantiation 6: k in run/kernels/k-copy.cl: defects (same as #1)\n"));
   CHECK_THAT(text, Catch::Contains("run/kernels/fill-77.cl:4:13: warning: possible benign write-write race"));
-  CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 7 instantiations: 2 verified, 3 defects, 1 unknown, "
+  // A witness that chose values the capture leaves open names them at the end of its message.
+  CHECK_THAT(text, Catch::Contains("run/kernels/strided-5d.cl:3:19: error: possible write-write race on a[0] with "
+                                   "stride = 0, bias = -1 and local size (16, 1, 1) (global memory, bytes 0..3):\n"));
+  CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 8 instantiations: 2 verified, 4 defects, 1 unknown, "
                                    "1 error\n"));
 }
 
@@ -87,8 +90,8 @@ TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "
   CHECK(log["version"] == "2.1.0");
   CHECK(run["originalUriBaseIds"]["CAPTURES"]["uri"] == "file:///captures/run/");
   const auto &results = run["results"];
-  // 2 races of #1, the benign race, the divergence, unknown, error, 2 races of the copy #6.
-  REQUIRE(results.size() == 8);
+  // 2 races of #1, the benign race, the divergence, unknown, error, 2 races of the copy #6, the race of #7.
+  REQUIRE(results.size() == 9);
   const auto &race = results[0];
   CHECK(race["ruleId"] == "data-race");
   CHECK(race["level"] == "error");
@@ -103,13 +106,22 @@ TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "
   CHECK(results[5]["ruleId"] == "analysis-error");
   CHECK(results[5]["properties"]["error_kind"] == "compile");
   CHECK(results[6]["properties"]["same_as"] == 1);
+  CHECK(results[8]["properties"]["values"] == nlohmann::ordered_json{{"stride", "0"}, {"bias", "-1"}});
+  CHECK(results[8]["properties"]["local_size"] == nlohmann::ordered_json::array({16, 1, 1}));
+  CHECK(results[8]["message"]["text"] ==
+        "possible write-write race on a[0] with stride = 0, bias = -1 and local size (16, 1, 1)");
 }
 
 TEST_CASE("JSON report: summary and same_as", "[report]") {
   auto j = report::jsonReportValue(test::syntheticResults(false), test::syntheticInfo(false));
   CHECK(j["summary"] ==
-        nlohmann::ordered_json{{"verified", 2}, {"defects", 3}, {"unknown", 1}, {"error", 1}});
+        nlohmann::ordered_json{{"verified", 2}, {"defects", 4}, {"unknown", 1}, {"error", 1}});
   CHECK(j["results"][6]["same_as"] == 1);
+  const auto &open = j["results"][7]["findings"][0];
+  CHECK(open["values"] == nlohmann::ordered_json{{"stride", "0"}, {"bias", "-1"}});
+  CHECK(open["local_size"] == nlohmann::ordered_json::array({16, 1, 1}));
+  CHECK(j["results"][1]["findings"][0].contains("values") == false);
+  CHECK(j["results"][1]["findings"][0].contains("local_size") == false);
   CHECK(j["results"][0].contains("same_as") == false);
   CHECK(j.contains("strict") == false);
   auto strict = report::jsonReportValue(test::syntheticResults(true), test::syntheticInfo(true));

@@ -36,7 +36,8 @@ inline report::Access access(std::optional<report::AccessKind> kind, std::array<
 }
 
 /// verified; two races (given out of order); a benign same-value race; barrier divergence; unknown; a
-/// compile error; a copy of the racy result under another kernel file name. Finalised with `strict`.
+/// compile error; a copy of the racy result under another kernel file name; a race whose witness names
+/// values the capture leaves open (two scalars and the local size). Finalised with `strict`.
 inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   using namespace report;
   std::vector<InstantiationResult> results;
@@ -134,8 +135,29 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   error.seconds = 0.01;
   results.push_back(error);
 
+  InstantiationResult open;
+  open.index = 7;
+  open.entryPoint = "strided";
+  open.kernelFile = "kernels/strided-5d.cl";
+  open.verdict = Verdict::Verified;
+  open.seconds = 0.25;
+  Finding openRace; // a witness that chose values the capture leaves open (SPEC §5)
+  openRace.conflict = Conflict::WriteWrite;
+  openRace.memory = AddressSpace::Global;
+  openRace.array = "a";
+  openRace.index = {0};
+  openRace.bytes = {0, 3};
+  openRace.values = {{"stride", "0"}, {"bias", "-1"}};
+  openRace.localSize = std::array<std::uint64_t, 3>{16, 1, 1};
+  openRace.accesses = {access(AccessKind::Write, {1, 0, 0}, {1, 0, 0}, {0, 0, 0}, "kernels/strided-5d.cl", 3, 19,
+                              "a[i * stride] = i + bias;"),
+                       access(AccessKind::Write, {16, 0, 0}, {0, 0, 0}, {1, 0, 0}, "kernels/strided-5d.cl", 3, 19,
+                              "a[i * stride] = i + bias;")};
+  open.findings = {openRace};
+
   for (auto &r : results)
     finalizeResult(r, strict);
+  finalizeResult(open, strict);
 
   InstantiationResult copy = results[1];
   copy.index = 6;
@@ -146,6 +168,7 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
     for (auto &a : f.accesses)
       a.location.file = "kernels/k-copy.cl";
   results.push_back(copy);
+  results.push_back(open);
   return results;
 }
 

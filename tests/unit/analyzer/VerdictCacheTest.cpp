@@ -123,11 +123,18 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   r.errorKind = report::ErrorKind::Timeout;
   r.reason = "timed out after 30 s";
   r.findings = findings();
+  // A witness's open values: the uncaptured scalars it chose and the work-group size.
+  r.findings[1].values = {{"stride", "0"}, {"scale", "(int2)(1, -2)"}};
+  r.findings[1].localSize = std::array<std::uint64_t, 3>{16, 1, 1};
   std::string stored = verify::resultToJson(r);
   auto back = verify::resultFromJson(stored);
   REQUIRE(back);
   CHECK(verify::resultToJson(*back) == stored);
   CHECK(back->findings.size() == 2);
+  CHECK(back->findings[0].values.empty());
+  CHECK_FALSE(back->findings[0].localSize.has_value());
+  CHECK(back->findings[1].values == std::vector<report::WitnessValue>{{"stride", "0"}, {"scale", "(int2)(1, -2)"}});
+  CHECK(back->findings[1].localSize == std::array<std::uint64_t, 3>{16, 1, 1});
   CHECK(back->findings[0].accesses[0].workItem.groupId == std::array<std::uint64_t, 3>{0, 2, 3});
   CHECK(back->findings[0].index == std::vector<std::uint64_t>{3, 1});
   CHECK_FALSE(back->findings[1].accesses[0].access.has_value());

@@ -10,9 +10,12 @@
 // iterations at once: each work-item's iteration is a free variable bounded by the trip count from
 // ScalarEvolution, induction variables are functions of it, other loop-carried values are unknowns.
 //
-// Every term remembers whether it is exact (a function of ids, captured values and iteration variables
-// only) or passed through an abstraction. An unsatisfiable query is a proof either way; a satisfiable one is
-// a real witness only when exact — otherwise the caller reports `unknown`, naming the abstraction.
+// Every term remembers whether it is exact (a function of ids, captured values, scalar arguments the capture
+// does not give, an open local size and iteration variables only) or passed through an abstraction. An
+// unsatisfiable query is a proof either way; a satisfiable one is a real witness only when exact and within
+// the guards (no division by zero, no read outside captured bytes, … on the witness's path) — otherwise the
+// caller reports `unknown`, naming the abstraction. A witness names the values it chose for the open
+// arguments and the local size.
 //
 // Only this library includes CVC5; callers see plain results.
 //
@@ -72,8 +75,13 @@ struct WorkItemIds {
 /// barrier separates the accesses (see groupingIrrelevant): one query, and no "same group" term.
 enum class Scope { SameGroup, DifferentGroups, AnyPair };
 
+/// What a witness chose for the scalar arguments the capture does not give: (name, OpenCL C literal), in
+/// parameter order.
+using OpenValues = std::vector<std::pair<std::string, std::string>>;
+
 struct RaceWitness {
   WorkItemIds a, b;
+  OpenValues values;
   unsigned siteA = 0, siteB = 0;          ///< the access sites of A and B the model chose
   std::string object;                 ///< the accessed memory's name (from A's side)
   std::uint64_t offsetA = 0, offsetB = 0; ///< byte offsets in that object
@@ -83,11 +91,14 @@ struct RaceWitness {
 struct DivergenceWitness {
   WorkItemIds a, b; ///< A reaches the barrier, B does not (or reaches it at another iteration)
   bool differentArguments = false; ///< both reach it, with different arguments
+  OpenValues values;
+  std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
 };
 
 struct QueryOutcome {
   enum class Status { Unsat, Sat, Unknown } status = Status::Unknown;
-  /// Sat only: the witness is real (every term exact); otherwise `abstraction` names what was abstracted.
+  /// Sat only: the witness is real (every term exact, every guard kept); otherwise `abstraction` names what
+  /// was abstracted (or the undefined behaviour every witness needs).
   bool exact = true;
   std::string abstraction;
   std::optional<RaceWitness> race;

@@ -69,6 +69,15 @@ struct Access {
   std::string source; ///< the text of the source line (no line break); empty when unknown
 };
 
+/// A value the capture leaves open, as the witness chose it (SPEC §5: missing values are unconstrained):
+/// a scalar kernel argument the capture does not give.
+struct WitnessValue {
+  std::string name;  ///< the argument's name
+  std::string value; ///< an OpenCL C literal of the argument's type: "7", "-1", "(int2)(1, -2)", "true"
+  bool operator==(const WitnessValue &o) const { return name == o.name && value == o.value; }
+  bool operator<(const WitnessValue &o) const { return name != o.name ? name < o.name : value < o.value; }
+};
+
 struct Finding {
   FindingKind kind = FindingKind::DataRace;
   /// Derived by finalizeResult(): warning for a benign race unless --strict, otherwise error.
@@ -85,6 +94,12 @@ struct Finding {
   /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
   /// disagree (one at the barrier, the other elsewhere or at another iteration).
   std::array<Access, 2> accesses;
+  /// What the witness chose for the values the capture leaves open: the scalar arguments it does not give
+  /// (in parameter order), and the work-group size when the capture leaves it to the driver. Empty / absent
+  /// when the capture fixes everything the finding depends on. The message ends with them
+  /// (witnessValuesText).
+  std::vector<WitnessValue> values;
+  std::optional<std::array<std::uint64_t, 3>> localSize;
   /// GPUVerify-style, lower case, no final period; finalizeResult() fills it in when empty.
   std::string message;
   /// --confirm: "confirmed" (Oclgrind saw it with the captured input), "not observed with this input" or
@@ -122,8 +137,13 @@ bool countsAsDefect(const Finding &f, bool strict);
 void finalizeResult(InstantiationResult &result, bool strict);
 
 /// GPUVerify's wording for a finding: "possible write-write race on tmp[7]", "possible benign write-write
-/// race on x[0]" (every writer stores the same value), "barrier may be reached by non-uniform control flow".
+/// race on x[0]" (every writer stores the same value), "barrier may be reached by non-uniform control flow";
+/// followed by witnessValuesText(f) ("possible write-write race on a[0] with stride = 0").
 std::string defaultMessage(const Finding &f);
+
+/// " with i = 7, n = 0 and local size (16, 1, 1)": the witness's open values (Finding::values, localSize)
+/// as a message ending; empty when there are none.
+std::string witnessValuesText(const Finding &f);
 
 /// "tmp[7]", "img[2][3]", "tmp" (no index), or "memory" when the array has no name.
 std::string describeElement(const Finding &f);

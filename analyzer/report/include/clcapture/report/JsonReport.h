@@ -1,9 +1,11 @@
 //===- JsonReport.h - The JSON report (schemas/report.schema.json) -*- C++ -*-===//
 //
 // SPEC §4's JSON report, keys in the schema's order, laid out by common/'s JsonEmitter (byte-stable: only
-// `seconds` differs between two runs). Two optional keys extend the SPEC's example, both allowed by the
-// schema: `strict` (present and true under --strict, where benign races are errors) and, per result,
-// `same_as` (the index whose result was copied because the instantiations are identical).
+// `seconds` differs between two runs). Optional keys extend the SPEC's example, all allowed by the schema:
+// `strict` (present and true under --strict, where benign races are errors); per result, `same_as` (the
+// index whose result was copied because the instantiations are identical); per finding, `values` (the
+// scalar arguments the capture does not give, name → the OpenCL C literal the witness chose) and
+// `local_size` (the work-group size the witness chose when the capture leaves it open).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -4,7 +4,8 @@
 //   data-race, barrier-divergence  findings (SPEC §4): one result each, level "error" or "warning" (a benign
 //                                  race), message = the finding's message; locations[0] = the first
 //                                  access (the barrier for divergence), relatedLocations = both work-items
-//                                  (ids 1 and 2) with what each did; properties carry the structured fields.
+//                                  (ids 1 and 2) with what each did; properties carry the structured fields
+//                                  (`values` and `local_size`: the open values the witness chose, as in JSON).
 //   unknown                        an `unknown` verdict: one result of level "note" on the kernel file,
 //                                  message "could not verify <entry> (instantiation N): <reason>".
 //   analysis-error                 an `error` verdict: one result of level "note" likewise ("could not

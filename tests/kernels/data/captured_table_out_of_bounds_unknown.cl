@@ -1,0 +1,9 @@
+//unknown
+//--local_size=8 --global_size=8 --data idx=int:0,1,2,3
+//unknown: possible race .*depending on a read outside the captured bytes of idx at
+/* Work-items 4..7 read idx out of its 4 captured ints (undefined): the bytes there are open, so the race
+   they could make is not a witness; the in-bounds reads are distinct. */
+kernel void gather(global const int *idx, global int *out) {
+  size_t i = get_global_id(0);
+  out[idx[i]] = (int)i;
+}

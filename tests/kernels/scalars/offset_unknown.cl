@@ -1,7 +1,0 @@
-//unknown
-//--local_size=32 --global_size=64
-//unknown: .*argument stride
-kernel void strided(global int *a, int stride) {
-  size_t i = get_global_id(0);
-  a[i * stride] = (int)i;
-}
