@@ -12,6 +12,7 @@
 #include "clcapture/format/JsonArrayFile.h"
 #include "clcapture/format/MemFlags.h"
 #include "clcapture/format/ScalarCodec.h"
+#include "clcapture/format/SidecarRepeats.h"
 
 #include <fstream>
 #include <limits>
@@ -936,6 +937,10 @@ SidecarSet parseSidecar(std::string_view text, std::string_view displayName, con
   DiagnosticList list(options.maxErrors);
   Reporter r(list, std::string(displayName), options);
   if (auto json = parseJsonText(text, 2, r, options, set.truncated)) {
+    if (json->is_object())
+      if (auto launches = json->find("launches"); launches != json->end())
+        for (const RepeatProblem &p : expandRepeats(*launches))
+          r.error(p.path, p.message);
     SidecarConverter convert(r);
     set.sidecar = convert.sidecar(*json);
   }

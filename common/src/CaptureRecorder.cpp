@@ -74,10 +74,16 @@ Expected<std::uint64_t> CaptureRecorder::append(const Instantiation &inst, Launc
   keepExactFacts(inst, form, facts);
   facts.instantiation = m_next;
   facts.notCapturedReason.reset();
+  SidecarRepeats::Entry entry = m_repeats.entryFor(facts);
+  // A repeat's call sites are its slot's: the sidecar has them, and the reader puts host_api_calls back
+  // (restoreExactFacts), so captures.json does not repeat them (GPUVerify sees them on the first launch).
+  Instantiation written = form;
+  if (entry.sameHostCalls)
+    written.hostApiCalls.reset();
   // After a failed write the two files may disagree about the next index: stop rather than corrupt them.
-  if (Status s = m_sidecar->append(serializeLaunchFacts(facts, 4)); !s)
+  if (Status s = m_sidecar->append(serializeRecord(entry.json, 4)); !s)
     return fail(m_failure = "cannot append to captures.meta.json: " + s.error());
-  if (Status s = m_captures->append(serializeInstantiation(form, 2)); !s)
+  if (Status s = m_captures->append(serializeInstantiation(written, 2)); !s)
     return fail(m_failure = "cannot append to captures.json: " + s.error());
   return m_next++;
 }
@@ -88,7 +94,7 @@ Status CaptureRecorder::appendNotCaptured(LaunchFacts facts, const std::string &
     return fail(m_failure);
   facts.instantiation.reset();
   facts.notCapturedReason = reason;
-  if (Status s = m_sidecar->append(serializeLaunchFacts(facts, 4)); !s)
+  if (Status s = m_sidecar->append(serializeRecord(m_repeats.entryFor(facts).json, 4)); !s)
     return fail(m_failure = "cannot append to captures.meta.json: " + s.error());
   return {};
 }

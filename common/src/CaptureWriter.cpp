@@ -37,7 +37,13 @@ Json argumentJson(const KernelArgument &arg) {
   return j;
 }
 
-Json deviceJson(const DeviceFacts &d) {
+std::string indentedRecord(const Json &j, int indent) {
+  return std::string(static_cast<std::size_t>(indent), ' ') + emitJson(j, indent);
+}
+
+} // namespace
+
+Json toJson(const DeviceFacts &d) {
   Json j;
   j["name"] = d.name;
   j["vendor"] = d.vendor;
@@ -48,7 +54,7 @@ Json deviceJson(const DeviceFacts &d) {
   return j;
 }
 
-Json argumentFactsJson(const ArgumentFacts &a) {
+Json toJson(const ArgumentFacts &a) {
   Json j;
   j["index"] = a.index;
   j["kind"] = toString(a.kind);
@@ -77,11 +83,21 @@ Json argumentFactsJson(const ArgumentFacts &a) {
   return j;
 }
 
-std::string indentedRecord(const Json &j, int indent) {
-  return std::string(static_cast<std::size_t>(indent), ' ') + emitJson(j, indent);
+Json toJson(const HostCallFacts &c) {
+  Json call;
+  call["function_name"] = c.functionName;
+  if (c.argument)
+    call["argument"] = *c.argument;
+  call["module"] = c.module;
+  call["module_offset"] = c.moduleOffset;
+  if (c.caller)
+    call["caller"] = *c.caller;
+  if (c.compilationUnit)
+    call["compilation_unit"] = *c.compilationUnit;
+  if (c.lineNumber)
+    call["line_number"] = *c.lineNumber;
+  return call;
 }
-
-} // namespace
 
 Json toJson(const Instantiation &exact) {
   // What GPUVerify's loader rejects is left out (the sidecar keeps it: keepExactFacts).
@@ -134,30 +150,17 @@ Json toJson(const LaunchFacts &f) {
     j["global_offset"] = *f.globalOffset;
   if (f.localSize)
     j["local_size"] = *f.localSize;
-  j["device"] = deviceJson(f.device);
+  j["device"] = toJson(f.device);
   Json args = Json::array();
   for (const auto &a : f.arguments)
-    args.push_back(argumentFactsJson(a));
+    args.push_back(toJson(a));
   j["arguments"] = std::move(args);
   j["aliases"] = f.aliases;
   // Written only when known, so captures without call sites read exactly as before.
   if (!f.hostCalls.empty()) {
     Json calls = Json::array();
-    for (const auto &c : f.hostCalls) {
-      Json call;
-      call["function_name"] = c.functionName;
-      if (c.argument)
-        call["argument"] = *c.argument;
-      call["module"] = c.module;
-      call["module_offset"] = c.moduleOffset;
-      if (c.caller)
-        call["caller"] = *c.caller;
-      if (c.compilationUnit)
-        call["compilation_unit"] = *c.compilationUnit;
-      if (c.lineNumber)
-        call["line_number"] = *c.lineNumber;
-      calls.push_back(std::move(call));
-    }
+    for (const auto &c : f.hostCalls)
+      calls.push_back(toJson(c));
     j["host_calls"] = std::move(calls);
   }
   return j;
@@ -185,6 +188,10 @@ std::string serializeInstantiation(const Instantiation &inst, int indent) {
 
 std::string serializeLaunchFacts(const LaunchFacts &facts, int indent) {
   return indentedRecord(toJson(facts), indent);
+}
+
+std::string serializeRecord(const Json &record, int indent) {
+  return indentedRecord(record, indent);
 }
 
 std::string capturesHead() {

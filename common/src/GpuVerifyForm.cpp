@@ -223,6 +223,19 @@ std::vector<ExactFactProblem> restoreExactFacts(Instantiation &inst, const Launc
       array->size = a.size;
     }
   }
+  // A repeat's host_api_calls are left out of captures.json (SidecarRepeats.h): the sidecar's calls with a
+  // file and line are them, as GPUVerify's loader keeps them.
+  if (!inst.hostApiCalls) {
+    std::vector<HostApiCall> calls;
+    for (const HostCallFacts &c : facts.hostCalls)
+      if (c.compilationUnit && c.lineNumber) {
+        HostApiCall call{c.functionName, *c.compilationUnit, *c.lineNumber};
+        if (keptByLoader(call))
+          calls.push_back(std::move(call));
+      }
+    if (!calls.empty())
+      inst.hostApiCalls = std::move(calls);
+  }
   return problems;
 }
 

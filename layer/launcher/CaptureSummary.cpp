@@ -3,6 +3,7 @@
 #include "CaptureSummary.h"
 
 #include "clcapture/format/CaptureReader.h"
+#include "clcapture/format/SidecarRepeats.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <vector>
@@ -92,25 +94,34 @@ struct WithoutBytes {
 };
 
 /// What the closing lines need from the sidecar, read as a stream (SAX): a run of a million launches writes
-/// gigabytes of sidecar, which must not be held in memory to count its reasons.
+/// gigabytes of sidecar, which must not be held in memory to count its reasons. Repeat entries (`like`,
+/// SidecarRepeats.h) start from their slot's facts, so the tally keeps what it needs of each slot.
 struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
   std::map<std::string, NotCaptured> notCaptured;
   std::map<std::string, WithoutBytes> withoutBytes;
   std::uint64_t instantiations = 0;
 
+  /// What the tally needs of a launch: also what a slot remembers.
+  struct Facts {
+    std::optional<std::string> notCapturedReason;
+    std::string kernelName;
+    std::vector<std::optional<std::string>> skipped; ///< per argument: data_skipped (not for NULL buffers)
+  };
+  std::map<std::uint64_t, Facts> slots; ///< bounded by the format (kMaxRepeatSlot)
+
   // Where the parser is: the key of each open container (root "", "launches", a launch "", "arguments", …).
   std::vector<std::string> path;
   std::string current; ///< the last key read
   // The launch (depth 3) and the argument (depth 5) being read.
-  std::uint64_t launch = 0;
   bool hasInstantiation = false;
-  std::optional<std::string> notCapturedReason;
-  std::string kernelName;
-  std::vector<std::string> skipped; ///< the launch's data_skipped reasons (not NULL buffers)
+  Facts facts;
+  std::optional<std::uint64_t> slot; ///< the slot this entry fills (`slot`) or repeats (`like`)
+  std::vector<std::optional<std::string>> arguments; ///< the `arguments` array being read
   std::string argKind;
   std::optional<std::string> argSkipped;
 
   bool inLaunch() const { return path.size() == 3 && path[1] == "launches"; }
+  bool inArguments() const { return path.size() == 4 && path[1] == "launches" && path[3] == "arguments"; }
   bool inArgument() const { return path.size() == 5 && path[1] == "launches" && path[3] == "arguments"; }
 
   bool null() override { return true; }
@@ -120,17 +131,25 @@ struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
   bool number_float(number_float_t, const string_t &) override { return true; }
   bool binary(binary_t &) override { return true; }
   bool number(std::uint64_t v) {
-    if (inLaunch() && current == "launch")
-      launch = v;
-    else if (inLaunch() && current == "instantiation")
+    if (inLaunch() && current == "instantiation") {
       hasInstantiation = true;
+    } else if (inLaunch() && current == "slot" && v < fmt::kMaxRepeatSlot) {
+      slot = v;
+    } else if (inLaunch() && current == "like" && v < fmt::kMaxRepeatSlot) {
+      slot = v;
+      if (auto it = slots.find(v); it != slots.end())
+        facts = it->second; // written before the keys that differ
+    }
     return true;
   }
   bool string(string_t &v) override {
     if (inLaunch() && current == "not_captured_reason")
-      notCapturedReason = v;
+      facts.notCapturedReason = v;
     else if (inLaunch() && current == "kernel_name")
-      kernelName = v;
+      facts.kernelName = v;
+    else if (inArguments() && v == "same") // a repeat's argument: the slot's at this position
+      arguments.push_back(arguments.size() < facts.skipped.size() ? facts.skipped[arguments.size()]
+                                                                   : std::nullopt);
     else if (inArgument() && current == "kind")
       argKind = v;
     else if (inArgument() && current == "data_skipped")
@@ -146,9 +165,10 @@ struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
     current.clear();
     if (inLaunch()) {
       hasInstantiation = false;
-      notCapturedReason.reset();
-      kernelName.clear();
-      skipped.clear();
+      facts = Facts{};
+      slot.reset();
+    } else if (inArguments()) {
+      arguments.clear();
     } else if (inArgument()) {
       argKind.clear();
       argSkipped.reset();
@@ -158,28 +178,34 @@ struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override { return open(); }
   bool start_array(std::size_t) override { return open(); }
   bool end_array() override {
+    if (inArguments())
+      facts.skipped = std::move(arguments);
     path.pop_back();
     return true;
   }
   bool end_object() override {
-    if (inArgument() && argSkipped && argKind != "null-buffer") // a NULL buffer has no bytes to lose
-      skipped.push_back(*argSkipped);
+    if (inArgument()) // a NULL buffer has no bytes to lose
+      arguments.push_back(argKind != "null-buffer" ? argSkipped : std::nullopt);
     if (inLaunch()) {
       if (!hasInstantiation) {
-        auto &entry = notCaptured[notCapturedReason.value_or("no reason given")];
+        auto &entry = notCaptured[facts.notCapturedReason.value_or("no reason given")];
         ++entry.launches;
-        entry.kernels.insert(kernelName);
+        entry.kernels.insert(facts.kernelName);
       } else {
         ++instantiations;
         std::set<std::string> groups;
-        for (const std::string &reason : skipped) {
-          std::string group = reasonGroup(reason);
+        for (const std::optional<std::string> &reason : facts.skipped) {
+          if (!reason)
+            continue;
+          std::string group = reasonGroup(*reason);
           ++withoutBytes[group].arguments;
           groups.insert(group);
         }
         for (const std::string &group : groups)
           ++withoutBytes[group].launches;
       }
+      if (slot)
+        slots[*slot] = facts;
     }
     path.pop_back();
     return true;

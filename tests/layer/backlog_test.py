@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 LAUNCHES = 3000
 MAX_PENDING = 1024
@@ -32,7 +34,7 @@ def main():
         with open(os.path.join(folder, "captures.json")) as f:
             captures = json.load(f)
         with open(os.path.join(folder, "captures.meta.json")) as f:
-            facts = {l["instantiation"]: l for l in json.load(f)["launches"] if "instantiation" in l}
+            facts = {l["instantiation"]: l for l in sidecar_expand.expand(json.load(f))["launches"] if "instantiation" in l}
         if len(captures) != LAUNCHES:
             sys.exit(f"FAIL: {len(captures)} instantiations, expected {LAUNCHES}")
         with_bytes = [i for i, c in enumerate(captures) if "data" in c["kernel_arguments"][0]]

@@ -16,6 +16,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 
 def capture(launcher, icd, folder, command, extra):
@@ -25,8 +27,7 @@ def capture(launcher, icd, folder, command, extra):
         sys.exit(f"FAIL: {' '.join(command)} under the launcher exited {run.returncode}:\n{run.stderr}")
     with open(os.path.join(folder, "captures.json")) as f:
         captures = json.load(f)
-    with open(os.path.join(folder, "captures.meta.json")) as f:
-        meta = json.load(f)
+    meta = sidecar_expand.load(folder)
     return captures, meta
 
 

@@ -24,6 +24,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 UNCHANGED = 1000
 WRITER_KINDS = 10
@@ -87,7 +89,7 @@ def default_quota(launcher, icd, samples):
         with open(os.path.join(folder, "captures.json")) as f:
             captures = json.load(f)
         with open(os.path.join(folder, "captures.meta.json")) as f:
-            launches = {l["instantiation"]: l for l in json.load(f)["launches"] if "instantiation" in l}
+            launches = {l["instantiation"]: l for l in sidecar_expand.expand(json.load(f))["launches"] if "instantiation" in l}
         copies = [(i, c) for i, c in enumerate(captures) if c["entry_point"] == "copy"]
         if len(copies) != UNCHANGED + WRITER_KINDS:
             sys.exit(f"FAIL: {len(copies)} launches of copy captured, expected {UNCHANGED + WRITER_KINDS}")

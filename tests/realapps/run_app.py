@@ -26,6 +26,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema"))
 import gpuverify_loader_rules  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 POCL = "/etc/OpenCL/vendors/pocl.icd"
@@ -134,8 +136,7 @@ def main():
         pocl_launches = sum(1 for line in f if "Command ndrange_kernel" in line)
     with open(os.path.join(capture, "captures.json"), encoding="utf-8") as f:
         instantiations = json.load(f)
-    with open(os.path.join(capture, "captures.meta.json"), encoding="utf-8") as f:
-        meta = json.load(f)
+    meta = sidecar_expand.load(capture)
     # SPEC §3: GPUVerify's own loader accepts captures.json.
     failures += [gpuverify_loader_rules.describe("captures.json", v)
                  for v in gpuverify_loader_rules.check(instantiations, strict=True)]

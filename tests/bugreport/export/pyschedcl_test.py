@@ -32,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 import corpus_capture  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 # The seed's field table (shared/seeds/pyschedcl-kernel-spec.txt), restated: name -> (JSON type, required).
 SEED_FIELDS = {
@@ -323,7 +325,7 @@ def seed_example(args):
         with open(os.path.join(out, "captures.json"), encoding="utf-8") as f:
             inst = json.load(f)[0]
         with open(os.path.join(out, "captures.meta.json"), encoding="utf-8") as f:
-            meta = json.load(f)["launches"][0]
+            meta = sidecar_expand.expand(json.load(f))["launches"][0]
         args_ = inst["kernel_arguments"]
         expect = [{"type": "array", "size": 4096, "address_space": "global", "flags": ["CL_MEM_READ_ONLY"]},
                   {"type": "array", "size": 4096, "address_space": "global", "flags": ["CL_MEM_READ_ONLY"]},
@@ -472,7 +474,7 @@ __kernel void k(__global const float *in, __global float *out, int n, char c, fl
             else:
                 fail(f"values: keys differ: {keys}")
         with open(os.path.join(imported, "captures.meta.json"), encoding="utf-8") as f:
-            launch = json.load(f)["launches"][0]
+            launch = sidecar_expand.expand(json.load(f))["launches"][0]
         after = launch["arguments"][1].get("data_after", "-")
         if open(os.path.join(imported, after), "rb").read() == b"\x01\x02\x03\x04" * 4:
             ok("values: data_after comes back")

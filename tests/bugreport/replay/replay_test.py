@@ -32,6 +32,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 POCL = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
@@ -114,7 +116,7 @@ def scenario_reduce(args, work):
 def scenario_memory_forms(args, work):
     folder = os.path.join(work, "memory_forms")
     capture(args, folder, [os.path.join(args.samples, "memory_forms")], ["--data-after"])
-    meta = json.load(open(os.path.join(folder, "captures.meta.json")))
+    meta = sidecar_expand.load(folder)
     kinds = [[a["kind"] for a in launch["arguments"]] for launch in meta["launches"]]
     check(any("svm" in k for k in kinds), f"no SVM launch in the capture (PoCL without SVM?): {kinds}")
     for name, options, env in drivers():

@@ -17,6 +17,8 @@ import os
 import re
 import struct
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 # Standard clGetPlatformInfo names a loader asks at start-up (CL_PLATFORM_PROFILE..CL_PLATFORM_ICD_SUFFIX_KHR);
 # the app's own clGetPlatformInfo calls use distinctive names, so they never look like these.
@@ -112,9 +114,10 @@ def check_capture(folder, schemas, app, failures):
     with open(path, encoding="utf-8") as f:
         captures = json.load(f)
     with open(os.path.join(folder, "captures.meta.json"), encoding="utf-8") as f:
-        meta = json.load(f)
+        raw_meta = json.load(f)
+    meta = sidecar_expand.expand(json.loads(json.dumps(raw_meta)))
     import jsonschema
-    for name, doc in (("captures.schema.json", captures), ("captures.meta.schema.json", meta)):
+    for name, doc in (("captures.schema.json", captures), ("captures.meta.schema.json", raw_meta)):
         with open(os.path.join(schemas, name), encoding="utf-8") as f:
             schema = json.load(f)
         for e in jsonschema.Draft202012Validator(schema).iter_errors(doc):

@@ -90,7 +90,7 @@ TEST_CASE("sidecar: rejects another format and newer versions", "[sidecar]") {
   CHECK(
       errorMessages(parseSidecar(j.dump(), "m.json", {}).diagnostics) ==
       std::vector<std::string>{"m.json: format_version: version 9 was written by a newer clcapture (this one "
-                               "reads 2)"});
+                               "reads 3)"});
 }
 
 TEST_CASE("sidecar: rejects bad launch entries with their key path", "[sidecar]") {

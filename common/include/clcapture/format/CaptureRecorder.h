@@ -5,6 +5,8 @@
 // its files and facts on disk. Each append is a single pwrite() that overwrites the closing bracket, so after
 // SIGKILL the file is either complete or cut mid-record, and the reader recovers every record before the cut.
 // No fsync: the page cache survives the death of the process; power loss is out of scope.
+// A launch that repeats an earlier one's facts gets a short sidecar entry and no host_api_calls in
+// captures.json (SidecarRepeats.h); readers expand both.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -14,6 +16,7 @@
 #include "clcapture/format/Instantiation.h"
 #include "clcapture/format/JsonArrayFile.h"
 #include "clcapture/format/Sidecar.h"
+#include "clcapture/format/SidecarRepeats.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -59,6 +62,7 @@ private:
   std::unique_ptr<JsonArrayFile> m_captures;
   std::unique_ptr<JsonArrayFile> m_sidecar;
   std::uint64_t m_next = 0;
+  SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
   std::string m_failure; ///< set by the first failed write; every later append fails with it
 };
 

@@ -22,10 +22,15 @@ namespace clcapture::format {
 nlohmann::ordered_json toJson(const Instantiation &inst);
 nlohmann::ordered_json toJson(const LaunchFacts &facts);
 nlohmann::ordered_json toJson(const SidecarHeader &header);
+nlohmann::ordered_json toJson(const DeviceFacts &device);
+nlohmann::ordered_json toJson(const ArgumentFacts &argument);
+nlohmann::ordered_json toJson(const HostCallFacts &call);
 
 /// One record as it appears inside the array (indented by `indent` spaces, no trailing newline).
 std::string serializeInstantiation(const Instantiation &inst, int indent = 2);
 std::string serializeLaunchFacts(const LaunchFacts &facts, int indent = 4);
+/// Any record (e.g. a SidecarRepeats entry) in the same layout.
+std::string serializeRecord(const nlohmann::ordered_json &record, int indent);
 
 /// A whole captures.json / captures.meta.json text.
 std::string serializeCaptures(const std::vector<Instantiation> &insts);

@@ -19,7 +19,9 @@ namespace clcapture::format {
 
 /// 2: the exact global offset, non-uniform local size and 0-byte array sizes that captures.json leaves
 /// out (GpuVerifyForm.h). A reader of version 1 would ignore them and analyse another launch.
-constexpr int kSidecarFormatVersion = 2;
+/// 3: entries that repeat an earlier launch's facts (`slot`, `like`: SidecarRepeats.h); captures.json
+/// leaves out a repeat's host_api_calls, which the reader takes from the sidecar.
+constexpr int kSidecarFormatVersion = 3;
 
 struct DeviceFacts {
   std::string name;
