@@ -2,6 +2,8 @@
 
 #include "clcapture/replay/ReplayOptions.h"
 
+#include "clcapture/cli/CommandLine.h"
+
 #include <CLI/CLI.hpp>
 #include <ostream>
 
@@ -47,35 +49,16 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
       ->type_name("text|json");
   app.set_version_flag("--version", std::string("clcapture-replay ") + CLCAPTURE_VERSION);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    cl.exitCode = app.exit(e, out, err);
+  if (auto exit = cli::parseOrExit(app, argc, argv, "clcapture-replay", out, err)) {
+    cl.exitCode = *exit;
     return cl;
-  } catch (const CLI::CallForAllHelp &e) {
-    cl.exitCode = app.exit(e, out, err);
-    return cl;
-  } catch (const CLI::CallForVersion &e) {
-    cl.exitCode = app.exit(e, out, err);
-    return cl;
-  } catch (const CLI::ParseError &e) {
-    // CLI11's own exit codes (105, 109, …) are not SPEC §4's: every command-line error is 1.
-    err << "clcapture-replay: error: " << e.what() << "\nrun 'clcapture-replay --help' for the options\n";
+  }
+  auto indices = cli::parseIndices(only, "clcapture-replay", "--only", err);
+  if (!indices) {
     cl.exitCode = kExitCommandLine;
     return cl;
   }
-  for (const std::string &text : only) {
-    // CLI11 would wrap "-1" around to a huge index; indices are plain decimal numbers.
-    bool digits =
-        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits) {
-      err << "clcapture-replay: error: --only: expected instantiation indices such as 0,3,5, got '" << text
-          << "'\n";
-      cl.exitCode = kExitCommandLine;
-      return cl;
-    }
-    o.only.push_back(static_cast<std::size_t>(std::stoull(text)));
-  }
+  o.only = std::move(*indices);
   if (icdOption->count() > 0)
     o.icd = icd;
   if (!output.empty())

@@ -1,0 +1,61 @@
+//===- CommandLine.h - Command-line conventions shared by the tools -*- C++ -*-===//
+//
+// clcapture-verify, clcapture-replay and the bug-report tools parse with CLI11 and agree on two things
+// (SPEC §4): every command-line error exits 1 with one line naming the problem and the --help hint (CLI11's
+// own codes 105, 109, … are not ours), and instantiation index lists (--only 0,3,5) are plain decimal
+// numbers (CLI11 would wrap "-1" around to a huge index). Header-only, target clcapture::cli; never linked
+// into the capture layer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace clcapture::cli {
+
+constexpr int kExitCommandLineError = 1;
+
+/// Parses; returns the exit code when the program should stop here (help, version: 0; an error: 1, after
+/// "TOOL: error: …" on `err`), nothing when it should go on.
+inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const *argv, const std::string &tool,
+                                      std::ostream &out, std::ostream &err) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError &e) {
+    err << tool << ": error: " << e.what() << "\nrun '" << tool << " --help' for the options\n";
+    return kExitCommandLineError;
+  }
+  return std::nullopt;
+}
+
+/// The values of an index-list option (`--only`) as indices; nothing, after "TOOL: error: …" on `err`, when
+/// one is not a plain decimal number.
+inline std::optional<std::vector<std::size_t>> parseIndices(const std::vector<std::string> &texts,
+                                                            const std::string &tool, const std::string &option,
+                                                            std::ostream &err) {
+  std::vector<std::size_t> indices;
+  for (const std::string &text : texts) {
+    bool digits =
+        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) {
+      err << tool << ": error: " << option << ": expected instantiation indices such as 0,3,5, got '" << text
+          << "'\n";
+      return std::nullopt;
+    }
+    indices.push_back(static_cast<std::size_t>(std::stoull(text)));
+  }
+  return indices;
+}
+
+} // namespace clcapture::cli
