@@ -63,7 +63,7 @@ std::string dataSkippedFix(const std::string &reason) {
     return "raise --max-bytes (e.g. --max-bytes 16G, or unlimited), or capture fewer launches with --kernels/--launches";
   if (reason.find("free-space floor") != std::string::npos)
     return "free space on that file system, point --dir at a larger one, or lower --min-free";
-  if (reason.find("launches behind") != std::string::npos)
+  if (reason.find("behind and had written nothing") != std::string::npos)
     return "the application queued more launches than the capture keeps in memory behind work that waited "
            "(a user event, a device still busy); capture fewer launches (--launches, --kernels) to get their bytes";
   if (reason.find("--data-per-shape") != std::string::npos)

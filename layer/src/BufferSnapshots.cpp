@@ -50,7 +50,7 @@ void enqueueReads(const cl_icd_dispatch &d, cl_command_queue queue, const std::v
     snap->owner = launch.get();
     snap->after = after;
     snap->blob = plan.blob ? plan.blob : std::make_shared<SharedBlob>();
-    snap->blob->bytes.resize(plan.size);
+    snap->blob->hold(plan.size);
     cl_event gate = nullptr; // what the launch must wait for on an out-of-order queue
     cl_int status = CL_SUCCESS;
     switch (plan.from) {

@@ -561,9 +561,10 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
   // CLCAPTURE_DATA_PER_SHAPE: past a shape's first N launches, no new buffer bytes (ShapeQuota.h).
   std::optional<std::string> shapeLimit = s.shapes.admit(k, shape, s.mirrors, launch);
   if (backlogged && !shapeLimit)
-    shapeLimit = "the capture's writer was " + std::to_string(LaunchWriter::kMaxPending) +
-                 " launches behind and had written nothing for 50 ms (a read waiting for the device): no "
-                 "new bytes, so that the layer's memory stays bounded";
+    shapeLimit = "the capture's writer was " + std::to_string(LaunchWriter::kMaxPending) + " launches or " +
+                 std::to_string(LaunchWriter::kMaxHeldBytes >> 20) +
+                 " MiB of buffer bytes behind and had written nothing for 50 ms (a read waiting for the "
+                 "device): no new bytes, so that the layer's memory stays bounded";
   CapturedArguments captured =
       captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget, shapeLimit);
   inst.kernelArguments = std::move(captured.arguments);

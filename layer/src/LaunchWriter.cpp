@@ -57,7 +57,7 @@ fmt::Expected<std::string> storeBlob(fmt::CaptureRecorder &recorder, SharedBlob 
     if (!name)
       return name;
     blob.name = *name;
-    std::vector<std::uint8_t>().swap(blob.bytes); // stored: the name is all a later launch needs
+    blob.release(); // stored: the name is all a later launch needs
   }
   return blob.name;
 }
@@ -93,11 +93,13 @@ bool LaunchWriter::waitForRoom() {
   constexpr auto kStallWait = std::chrono::milliseconds(50);
   std::unique_lock<std::mutex> lock(m_mutex);
   if (m_stalledAt && *m_stalledAt == m_writtenCount)
-    return m_pending > kMaxPending; // still stalled: no waiting, no new bytes
+    return full(); // still stalled: no waiting, no new bytes
   m_stalledAt.reset();
-  while (m_pending > kMaxPending) {
+  while (full()) {
     std::uint64_t before = m_writtenCount;
-    if (!m_written.wait_for(lock, kStallWait, [&] { return m_writtenCount != before; })) {
+    if (!m_written.wait_for(lock, kStallWait, [&] { return m_writtenCount != before; }) && !m_writing.load()) {
+      // Nothing written and the writer is not writing (a large blob takes longer than kStallWait to store):
+      // it waits for reads that may never complete.
       m_stalledAt = m_writtenCount;
       return true;
     }
@@ -249,8 +251,11 @@ void LaunchWriter::run() {
         continue;
       }
     }
-    if (!launch->discard)
+    if (!launch->discard) {
+      m_writing.store(true);
       write(*launch);
+      m_writing.store(false);
+    }
     // Staging copies are ours: released here, never in a driver callback.
     for (auto &snap : launch->snapshots)
       if (snap->staging)

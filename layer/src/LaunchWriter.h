@@ -43,7 +43,8 @@ public:
   void started(std::uint64_t queue, std::uint64_t launch);
 
   /// Bounded memory (issue 12): called on the application's thread before a launch is described (no lock of
-  /// ours held). While more than kMaxPending launches wait to be written, it waits for the writer, but only
+  /// ours held). While more than kMaxPending launches, or more than kMaxHeldBytes of their buffer bytes, wait
+  /// to be written, it waits for the writer, but only
   /// while the writer keeps writing; `flush` (the driver's clFlush of the launch's queue) is called first,
   /// since some drivers run nothing before a flush. When nothing was written for kStallWait (the oldest
   /// launch may wait for a read that a user event gates) it returns at once, and keeps returning at once
@@ -58,13 +59,16 @@ public:
       return false;
     {
       std::lock_guard<std::mutex> lock(writer->m_mutex);
-      if (writer->m_pending <= kMaxPending)
+      if (!writer->full())
         return false;
     }
     flush();
     return writer->waitForRoom();
   }
   static constexpr long kMaxPending = 1024;
+  /// Buffer bytes read and not yet stored (SharedBlob::heldBytes) beyond which the application waits too: a
+  /// program that launches on a 37 MB buffer would otherwise hold up to the whole data budget in memory.
+  static constexpr std::int64_t kMaxHeldBytes = std::int64_t{256} << 20;
 
   /// Waits until every launch of `queue` started so far is written, giving up after `seconds` without one
   /// written. Called after the
@@ -86,6 +90,8 @@ private:
   pollReads(std::list<std::shared_ptr<PendingLaunch>> &watching);
   void run();
   bool waitForRoom();
+  /// The backlog is over its bounds (launches or bytes); m_mutex held.
+  bool full() const { return m_pending > kMaxPending || SharedBlob::heldBytes() > kMaxHeldBytes; }
   static void write(PendingLaunch &launch);
 
   std::mutex m_mutex;
@@ -104,6 +110,7 @@ private:
   std::uint64_t m_writtenCount = 0; ///< launches written so far
   /// throttle() found the writer stalled when m_writtenCount was this: until it moves, no waiting.
   std::optional<std::uint64_t> m_stalledAt;
+  std::atomic<bool> m_writing{false}; ///< the writer thread is inside write(): busy, not stalled
   std::thread m_thread;
   static std::atomic<LaunchWriter *> s_running; ///< set once instance() made the writer
 };

@@ -34,6 +34,31 @@ struct SharedBlob {
   std::atomic<bool> failed{false};
   std::mutex mutex; ///< guards bytes and name once done
   std::string name; ///< the blob's path in the capture folder, once stored
+
+  SharedBlob() = default;
+  SharedBlob(const SharedBlob &) = delete;
+  SharedBlob &operator=(const SharedBlob &) = delete;
+  ~SharedBlob() { s_heldBytes.fetch_sub(m_held, std::memory_order_relaxed); }
+
+  /// Sizes `bytes` for a read of `size` bytes, counted in heldBytes() until released.
+  void hold(std::size_t size) {
+    bytes.resize(size);
+    s_heldBytes.fetch_add(static_cast<std::int64_t>(size) - m_held, std::memory_order_relaxed);
+    m_held = static_cast<std::int64_t>(size);
+  }
+  /// Frees `bytes` (stored, or never to be stored).
+  void release() {
+    std::vector<std::uint8_t>().swap(bytes);
+    s_heldBytes.fetch_sub(m_held, std::memory_order_relaxed);
+    m_held = 0;
+  }
+  /// Bytes that every blob of the process holds in memory: read or being read, not yet stored. The writer's
+  /// backlog in bytes (LaunchWriter::throttle bounds it).
+  static std::int64_t heldBytes() { return s_heldBytes.load(std::memory_order_relaxed); }
+
+private:
+  std::int64_t m_held = 0;
+  static inline std::atomic<std::int64_t> s_heldBytes{0};
 };
 
 /// A capture-time read of one argument's memory: a buffer, a staging copy of a CL_MEM_HOST_NO_ACCESS
