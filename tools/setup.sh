@@ -21,6 +21,8 @@ packages=(
   patchelf
   # the third-party programs of tests/realapps (captured and verified end to end)
   clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins
+  # bench/monte_carlo.sh: Boost.Compute's monte_carlo example, built against -lOpenCL
+  libboost1.74-doc libboost1.74-dev
 )
 
 missing=()
