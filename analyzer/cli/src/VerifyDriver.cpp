@@ -10,6 +10,7 @@
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
+#include "clcapture/verify/ParametricGroups.h"
 #include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
@@ -35,13 +36,14 @@ fs::path captureDirOf(const fs::path &capturesPath) {
   return dir.empty() ? fs::path(".") : dir;
 }
 
-InstantiationResult analyzeOne(const format::Capture &capture, std::size_t position,
-                               pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
-  const format::Instantiation &inst = capture.captures.instantiations[position];
+/// Analyses `inst` (with `facts`) as instantiation `index` of the capture.
+InstantiationResult analyzeInstantiation(const format::Capture &capture, std::size_t index,
+                                         const format::Instantiation &inst, const format::LaunchFacts *facts,
+                                         pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
   pipeline::AnalysisRequest request;
-  request.index = capture.captures.indices[position];
+  request.index = index;
   request.instantiation = &inst;
-  request.facts = capture.factsFor(position);
+  request.facts = facts;
   request.captureDir = captureDirOf(capture.capturesPath);
   request.kernelSourcePath = request.captureDir / inst.kernelFile;
   request.options.timeoutSeconds = options.timeoutSeconds;
@@ -74,6 +76,32 @@ InstantiationResult analyzeOne(const format::Capture &capture, std::size_t posit
   r.sameAs.reset();
   report::finalizeResult(r, options.strict);
   return r;
+}
+
+InstantiationResult analyzeOne(const format::Capture &capture, std::size_t position,
+                               pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
+  return analyzeInstantiation(capture, capture.captures.indices[position], capture.captures.instantiations[position],
+                              capture.factsFor(position), analyzer, options);
+}
+
+/// Runs `task(i)` for i in [0, count) on `jobs` threads.
+template <typename Task> void runPool(std::size_t count, unsigned jobs, Task &&task) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < count; i = next++)
+      task(i);
+  };
+  std::size_t threads = std::min<std::size_t>(std::max(1u, jobs), count);
+  if (threads <= 1) {
+    worker();
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t)
+    pool.emplace_back(worker);
+  for (std::thread &t : pool)
+    t.join();
 }
 
 /// The result of an identical instantiation, under this one's index and kernel file name (identical
@@ -170,39 +198,81 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       cache.emplace(*options.cacheDir, identity + ";build-id " + buildId);
   }
 
+  // Distinct instantiations that differ only in values: one analysis with those values open first
+  // (ParametricGroups.h); a group it proves needs no other, the others are analysed one by one below.
+  std::vector<ParametricGroup> groups;
+  if (options.parametric)
+    groups = parametricGroups(capture, positions, distinct, captureDir, hashes);
+  std::vector<bool> proven(positions.size(), false);
   std::vector<InstantiationResult> results(positions.size());
-  Progress shown(progress, distinct.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t d = next++; d < distinct.size(); d = next++) {
-      std::size_t slot = distinct[d];
-      const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
-      std::optional<InstantiationResult> cached;
-      if (cache)
-        cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
-      if (cached) {
-        results[slot] = copyResult(*cached, capture.captures.indices[positions[slot]], inst);
-        results[slot].sameAs.reset();
-        results[slot].entryPoint = inst.entryPoint;
-      } else {
-        results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
-        if (cache)
-          cache->store(keys[slot], options.strict, options.timeoutSeconds, results[slot]);
-      }
-      shown.done();
-    }
+  Progress shown(progress, groups.size() + distinct.size());
+  auto cachedOrAnalysed = [&](const std::string &key, auto &&analyse) {
+    std::optional<InstantiationResult> cached;
+    if (cache)
+      cached = cache->find(key, options.strict, options.timeoutSeconds);
+    if (cached)
+      return *cached;
+    InstantiationResult r = analyse();
+    if (cache)
+      cache->store(key, options.strict, options.timeoutSeconds, r);
+    return r;
   };
-  std::size_t threads = std::min<std::size_t>(std::max(1u, options.jobs), distinct.size());
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (std::size_t t = 0; t < threads; ++t)
-      pool.emplace_back(worker);
-    for (std::thread &t : pool)
-      t.join();
+  std::vector<InstantiationResult> groupResults(groups.size());
+  runPool(groups.size(), options.jobs, [&](std::size_t g) {
+    const ParametricGroup &group = groups[g];
+    const format::LaunchFacts *facts = group.facts ? &*group.facts : nullptr;
+    std::size_t index = capture.captures.indices[positions[group.slots.front()]];
+    groupResults[g] = cachedOrAnalysed(analysisKey(group.opened, facts, captureDir, hashes), [&] {
+      return analyzeInstantiation(capture, index, group.opened, facts, analyzer, options);
+    });
+    shown.done();
+  });
+  std::vector<std::size_t> copies(positions.size(), 0); // per distinct slot: instantiations copying it
+  for (std::size_t slot = 0; slot < positions.size(); ++slot)
+    if (copyOf[slot])
+      ++copies[*copyOf[slot]];
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const InstantiationResult &proof = groupResults[g];
+    // Only a clean proof covers the group: a finding's witness (even a benign one) is one launch's.
+    if (proof.verdict != report::Verdict::Verified || !proof.findings.empty())
+      continue;
+    std::size_t launches = 0;
+    for (std::size_t slot : groups[g].slots)
+      launches += 1 + copies[slot];
+    for (std::size_t slot : groups[g].slots) {
+      const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
+      results[slot] = copyResult(proof, capture.captures.indices[positions[slot]], inst);
+      results[slot].sameAs.reset();
+      results[slot].entryPoint = inst.entryPoint;
+      results[slot].seconds = slot == groups[g].slots.front() ? proof.seconds : 0;
+      results[slot].parametric = report::ParametricProof{describeOpened(groups[g].openedNames), launches};
+      proven[slot] = true;
+    }
   }
+
+  std::vector<std::size_t> alone;
+  for (std::size_t slot : distinct)
+    if (!proven[slot])
+      alone.push_back(slot);
+    else
+      shown.done();
+  runPool(alone.size(), options.jobs, [&](std::size_t d) {
+    std::size_t slot = alone[d];
+    const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
+    std::optional<InstantiationResult> cached;
+    if (cache)
+      cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
+    if (cached) {
+      results[slot] = copyResult(*cached, capture.captures.indices[positions[slot]], inst);
+      results[slot].sameAs.reset();
+      results[slot].entryPoint = inst.entryPoint;
+    } else {
+      results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
+      if (cache)
+        cache->store(keys[slot], options.strict, options.timeoutSeconds, results[slot]);
+    }
+    shown.done();
+  });
   shown.finish();
   if (cache) {
     cache->prune();

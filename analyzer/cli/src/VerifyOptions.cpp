@@ -47,6 +47,10 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_flag("--confirm", o.confirm,
                "replay each instantiation with a finding under Oclgrind (clcapture-replay) with the captured "
                "data, and mark each finding confirmed or not observed");
+  bool noParametric = false;
+  app.add_flag("--no-parametric", noParametric,
+               "analyse each distinct instantiation alone, without first proving launches that differ only "
+               "in scalar values or buffer bytes together");
   bool noCache = false;
   app.add_flag("--no-cache", noCache,
                "analyse every instantiation again instead of reusing results cached under "
@@ -75,6 +79,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
     o.dumpSmt2Dir = dumpSmt2;
   if (!noCache)
     o.cacheDir = defaultCacheFolder();
+  o.parametric = !noParametric;
   return cl;
 }
 

@@ -80,6 +80,8 @@ Json result(const InstantiationResult &r) {
     j["reason"] = r.reason;
   if (r.sameAs)
     j["same_as"] = *r.sameAs;
+  if (r.parametric)
+    j["parametric"] = Json{{"opened", r.parametric->opened}, {"launches", r.parametric->launches}};
   j["seconds"] = roundedSeconds(r.seconds);
   Json findings = Json::array();
   for (const Finding &f : r.findings)

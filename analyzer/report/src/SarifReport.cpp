@@ -100,6 +100,8 @@ Json commonProperties(const InstantiationResult &r) {
   p["entry_point"] = r.entryPoint;
   if (r.sameAs)
     p["same_as"] = *r.sameAs;
+  if (r.parametric)
+    p["parametric"] = Json{{"opened", r.parametric->opened}, {"launches", r.parametric->launches}};
   return p;
 }
 

@@ -72,6 +72,9 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
            displayPath(info, r.kernelFile) + ": " + toString(r.verdict);
     if (r.sameAs)
       out += " (same as #" + std::to_string(*r.sameAs) + ')';
+    if (r.parametric)
+      out += " (for every value of " + r.parametric->opened + ": one proof for " +
+             std::to_string(r.parametric->launches) + " launches)";
     if ((r.verdict == Verdict::Unknown || r.verdict == Verdict::Error) && !r.reason.empty())
       out += ": " + r.reason;
     out += '\n';

@@ -64,6 +64,7 @@ struct CaptureFolder {
     o.captures = dir / "captures.json";
     o.format = format;
     o.jobs = 1;
+    o.parametric = false; // the parametric tests below turn it on
     return o;
   }
 };
@@ -468,4 +469,92 @@ TEST_CASE("the placeholder analysis answers unknown, never verified", "[placehol
   CHECK(o.exitCode == verify::kExitNotAllVerified);
   CHECK(o.json()["results"][0]["verdict"] == "unknown");
   CHECK(o.json()["results"][0]["reason"] == "analysis not implemented yet");
+}
+
+TEST_CASE("parametric: launches that differ only in values are proven once with those values open",
+          "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002", "kernels/k.cl", "data/e16.bin"),
+                         launch("0x00000003"), launch("0x00000001")});
+  std::vector<bool> openScalar, openData;
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    const auto &args = *r.instantiation->kernelArguments;
+    openScalar.push_back(!std::get<format::ScalarArgument>(args[1]).value);
+    openData.push_back(!std::get<format::ArrayArgument>(args[0]).data);
+    return verdict(Verdict::Verified);
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  REQUIRE(analyzer.calls() == 1); // the group's proof covers all three distinct launches and the copy
+  CHECK(openScalar == std::vector<bool>{true});
+  CHECK(openData == std::vector<bool>{true});
+  Json report = o.json();
+  REQUIRE(report["results"].size() == 4);
+  for (const Json &r : report["results"]) {
+    CHECK(r["verdict"] == "verified");
+    CHECK(r["parametric"]["opened"] == "`argument 1` and the bytes of `argument 0`");
+    CHECK(r["parametric"]["launches"] == 4);
+  }
+  CHECK(report["results"][3]["same_as"] == 0);
+  Outcome text = run([&] {
+    verify::VerifyOptions t = capture.options(verify::ReportFormat::Text);
+    t.parametric = true;
+    return t;
+  }(), analyzer);
+  CHECK_THAT(text.out, Catch::Contains("verified (for every value of `argument 1` and the bytes of `argument 0`: "
+                                       "one proof for 4 launches)"));
+}
+
+TEST_CASE("parametric: a proof that fails falls back to each launch's own analysis and witness", "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
+  // Races only for n = 2, so the open analysis finds a race (for some n) and each launch is analysed alone.
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
+    const auto &scalar = std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]);
+    if (!scalar.value || scalarOf(r) == 2) {
+      InstantiationResult result = verdict(Verdict::Defects);
+      result.findings = {raceAt(r.instantiation->kernelFile, 2)};
+      return result;
+    }
+    return verdict(Verdict::Verified);
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitNotAllVerified);
+  CHECK(analyzer.calls() == 4); // the group once, then 0, 1 and 2 alone
+  Json report = o.json();
+  CHECK(report["results"][0]["verdict"] == "verified");
+  CHECK(report["results"][1]["verdict"] == "defects");
+  CHECK(report["results"][2]["verdict"] == "verified");
+  for (const Json &r : report["results"])
+    CHECK_FALSE(r.contains("parametric"));
+}
+
+TEST_CASE("parametric: an unknown or a benign finding is no proof; --no-parametric analyses each alone",
+          "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  for (bool benign : {false, true}) {
+    FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+      const auto &scalar = std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]);
+      if (scalar.value)
+        return verdict(Verdict::Verified);
+      if (!benign)
+        return verdict(Verdict::Unknown, "bound reached");
+      InstantiationResult result = verdict(Verdict::Verified);
+      result.findings = {raceAt(r.instantiation->kernelFile, 2, /*benign=*/true)};
+      return result;
+    });
+    verify::VerifyOptions options = capture.options();
+    options.parametric = true;
+    Outcome o = run(options, analyzer);
+    CHECK(analyzer.calls() == 3);
+    for (const Json &r : o.json()["results"]) {
+      CHECK(r["verdict"] == "verified");
+      CHECK_FALSE(r.contains("parametric"));
+    }
+  }
+  FakeAnalyzer alone;
+  run(capture.options(), alone);
+  CHECK(alone.calls() == 2);
 }

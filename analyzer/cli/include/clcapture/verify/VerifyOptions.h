@@ -37,6 +37,9 @@ struct VerifyOptions {
   bool confirm = false;
   /// Where earlier results are kept (VerdictCache.h); nullopt with --no-cache or without a home folder.
   std::optional<std::filesystem::path> cacheDir;
+  /// Launches that differ only in values are first proven together (ParametricGroups.h); off with
+  /// --no-parametric (each distinct instantiation alone, as before: for comparison).
+  bool parametric = true;
   /// A progress line on stderr (main() sets it when stderr is a terminal).
   bool progress = false;
 };

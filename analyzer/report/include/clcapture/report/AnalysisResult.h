@@ -107,6 +107,12 @@ struct Finding {
   std::optional<std::string> confirmation{};
 };
 
+/// A `verified` that a group's parametric proof gave (ParametricGroups.h): the values it holds for.
+struct ParametricProof {
+  std::string opened;       ///< "`offset` and the bytes of `out`"
+  std::size_t launches = 0; ///< instantiations of the capture the proof covers (copies included)
+};
+
 struct InstantiationResult {
   std::size_t index = 0; ///< position in captures.json
   std::string entryPoint;
@@ -119,6 +125,8 @@ struct InstantiationResult {
   std::vector<Finding> findings;
   /// Set when this instantiation is identical to an earlier one and its result was copied from it.
   std::optional<std::size_t> sameAs;
+  /// Set when `verified` comes from the parametric proof of launches that differ only in these values.
+  std::optional<ParametricProof> parametric;
 };
 
 /// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
