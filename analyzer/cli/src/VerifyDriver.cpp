@@ -20,6 +20,7 @@
 #include <mutex>
 #include <ostream>
 #include <thread>
+#include <variant>
 
 namespace clcapture::verify {
 
@@ -379,6 +380,17 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
         << " is not a valid capture; nothing was analysed\n";
     return kExitCaptureInvalid;
   }
+
+  // --open: "race-free for every value?" is the question; the captured values give way to symbolic ones.
+  if (options.openScalars || options.openData)
+    for (format::Instantiation &inst : capture.captures.instantiations)
+      if (inst.kernelArguments)
+        for (format::KernelArgument &arg : *inst.kernelArguments) {
+          if (auto *s = std::get_if<format::ScalarArgument>(&arg); s && options.openScalars)
+            s->value.reset();
+          else if (auto *a = std::get_if<format::ArrayArgument>(&arg); a && options.openData)
+            a->data.reset();
+        }
 
   auto positions = selectPositions(capture, options, err);
   if (!positions)

@@ -47,6 +47,13 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_flag("--confirm", o.confirm,
                "replay each instantiation with a finding under Oclgrind (clcapture-replay) with the captured "
                "data, and mark each finding confirmed or not observed");
+  std::vector<std::string> open;
+  app.add_option("--open", open,
+                 "prove each launch for every value of its scalar arguments (scalars) or buffer contents "
+                 "(data) instead of the captured ones; a race's witness names the values that race")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"scalars", "data", "sizes"}))
+      ->type_name("scalars|data");
   bool noParametric = false;
   app.add_flag("--no-parametric", noParametric,
                "analyse each distinct instantiation alone, without first proving launches that differ only "
@@ -80,6 +87,15 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   if (!noCache)
     o.cacheDir = defaultCacheFolder();
   o.parametric = !noParametric;
+  for (const std::string &what : open) {
+    if (what == "sizes") {
+      err << "clcapture-verify: error: --open=sizes: opening the NDRange sizes is not supported yet (the "
+             "analysis needs concrete global and local sizes); --open=scalars,data are\n";
+      cl.exitCode = kExitCommandLine;
+      return cl;
+    }
+    (what == "scalars" ? o.openScalars : o.openData) = true;
+  }
   return cl;
 }
 

@@ -40,6 +40,10 @@ struct VerifyOptions {
   /// Launches that differ only in values are first proven together (ParametricGroups.h); off with
   /// --no-parametric (each distinct instantiation alone, as before: for comparison).
   bool parametric = true;
+  /// --open=scalars|data: every launch's scalar values / buffer contents are left open (exact symbolic
+  /// values): a verdict holds for every value, and a race's witness names the values that race.
+  bool openScalars = false;
+  bool openData = false;
   /// A progress line on stderr (main() sets it when stderr is a terminal).
   bool progress = false;
 };
