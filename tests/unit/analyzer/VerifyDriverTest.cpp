@@ -531,7 +531,7 @@ TEST_CASE("parametric: a proof that fails falls back to each launch's own analys
     CHECK_FALSE(r.contains("parametric"));
 }
 
-TEST_CASE("parametric: an unknown or a benign finding is no proof; --no-parametric analyses each alone",
+TEST_CASE("parametric: an unknown or a benign finding is no proof, and --no-parametric analyses each alone",
           "[parametric]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
   for (bool benign : {false, true}) {
