@@ -4,7 +4,6 @@
 
 #include "clcapture/format/CaptureWriter.h"
 
-#include <limits>
 
 namespace clcapture::format {
 

@@ -64,8 +64,7 @@ std::vector<ParametricGroup> parametricGroups(const format::Capture &capture,
     g.slots = slots;
     std::size_t first = positions[slots.front()];
     g.opened = capture.captures.instantiations[first];
-    if (const format::LaunchFacts *f = capture.factsFor(first))
-      g.facts = *f;
+    g.facts = capture.factsFor(first);
     if (!g.opened.kernelArguments)
       continue; // nothing captured to differ in
     auto &args = *g.opened.kernelArguments;
@@ -89,20 +88,15 @@ std::vector<ParametricGroup> parametricGroups(const format::Capture &capture,
         continue;
       if (auto *s = std::get_if<format::ScalarArgument>(&args[i])) {
         s->value.reset();
-        g.openedNames.push_back("`" + argumentName(g.facts ? &*g.facts : nullptr, i) + "`");
+        g.openedNames.push_back("`" + argumentName(g.facts, i) + "`");
       } else if (auto *a = std::get_if<format::ArrayArgument>(&args[i])) {
         a->data.reset();
-        g.openedNames.push_back("the bytes of `" + argumentName(g.facts ? &*g.facts : nullptr, i) + "`");
+        g.openedNames.push_back("the bytes of `" + argumentName(g.facts, i) + "`");
       }
     }
     // Scalars first: "`offset` and the bytes of `out`".
     std::stable_partition(g.openedNames.begin(), g.openedNames.end(),
                           [](const std::string &n) { return n.rfind("the bytes of", 0) != 0; });
-    if (g.facts)
-      for (format::ArgumentFacts &a : g.facts->arguments)
-        if (a.index < args.size())
-          if (const auto *arr = std::get_if<format::ArrayArgument>(&args[a.index]); arr && !arr->data)
-            a.dataSkipped = "left open for a parametric proof";
     if (g.openedNames.empty())
       continue; // the members differ only in why bytes are missing: one analysis each is as cheap
     groups.push_back(std::move(g));

@@ -221,7 +221,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   std::vector<InstantiationResult> groupResults(groups.size());
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
-    const format::LaunchFacts *facts = group.facts ? &*group.facts : nullptr;
+    const format::LaunchFacts *facts = group.facts;
     std::size_t index = capture.captures.indices[positions[group.slots.front()]];
     groupResults[g] = cachedOrAnalysed(analysisKey(group.opened, facts, captureDir, hashes), [&] {
       return analyzeInstantiation(capture, index, group.opened, facts, analyzer, options);

@@ -90,7 +90,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   for (const std::string &what : open) {
     if (what == "sizes") {
       err << "clcapture-verify: error: --open=sizes: opening the NDRange sizes is not supported yet (the "
-             "analysis needs concrete global and local sizes); --open=scalars,data are\n";
+             "analysis needs concrete global and local sizes); use --open=scalars or --open=data\n";
       cl.exitCode = kExitCommandLine;
       return cl;
     }

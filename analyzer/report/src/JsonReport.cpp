@@ -49,14 +49,7 @@ Json finding(const Finding &f) {
   j["accesses"] = Json::array({access(f.accesses[0]), access(f.accesses[1])});
   if (f.kind == FindingKind::BarrierDivergence)
     j["barrier"] = location(f.barrier);
-  if (!f.values.empty()) {
-    Json values = Json::object();
-    for (const WitnessValue &v : f.values)
-      values[v.name] = v.value;
-    j["values"] = std::move(values);
-  }
-  if (f.localSize)
-    j["local_size"] = *f.localSize;
+  addWitnessValues(f, j);
   j["message"] = f.message;
   if (f.confirmation)
     j["confirmation"] = *f.confirmation;
@@ -80,8 +73,7 @@ Json result(const InstantiationResult &r) {
     j["reason"] = r.reason;
   if (r.sameAs)
     j["same_as"] = *r.sameAs;
-  if (r.parametric)
-    j["parametric"] = Json{{"opened", r.parametric->opened}, {"launches", r.parametric->launches}};
+  addParametric(r, j);
   j["seconds"] = roundedSeconds(r.seconds);
   Json findings = Json::array();
   for (const Finding &f : r.findings)
@@ -91,6 +83,22 @@ Json result(const InstantiationResult &r) {
 }
 
 } // namespace
+
+void addWitnessValues(const Finding &f, nlohmann::ordered_json &into) {
+  if (!f.values.empty()) {
+    Json values = Json::object();
+    for (const WitnessValue &v : f.values)
+      values[v.name] = v.value;
+    into["values"] = std::move(values);
+  }
+  if (f.localSize)
+    into["local_size"] = *f.localSize;
+}
+
+void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into) {
+  if (r.parametric)
+    into["parametric"] = Json{{"opened", r.parametric->opened}, {"launches", r.parametric->launches}};
+}
 
 nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &results,
                                        const ReportInfo &info) {

@@ -3,6 +3,7 @@
 #include "clcapture/report/SarifReport.h"
 
 #include "clcapture/format/JsonEmitter.h"
+#include "clcapture/report/JsonReport.h"
 
 namespace clcapture::report {
 namespace {
@@ -100,8 +101,7 @@ Json commonProperties(const InstantiationResult &r) {
   p["entry_point"] = r.entryPoint;
   if (r.sameAs)
     p["same_as"] = *r.sameAs;
-  if (r.parametric)
-    p["parametric"] = Json{{"opened", r.parametric->opened}, {"launches", r.parametric->launches}};
+  addParametric(r, p);
   return p;
 }
 
@@ -141,14 +141,7 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
     p["bytes"] = f.bytes;
   }
   p["work_items"] = Json::array({workItemJson(f.accesses[0]), workItemJson(f.accesses[1])});
-  if (!f.values.empty()) {
-    Json values = Json::object();
-    for (const WitnessValue &v : f.values)
-      values[v.name] = v.value;
-    p["values"] = std::move(values);
-  }
-  if (f.localSize)
-    p["local_size"] = *f.localSize;
+  addWitnessValues(f, p);
   if (f.confirmation)
     p["confirmation"] = *f.confirmation;
   j["properties"] = std::move(p);

@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +31,7 @@ constexpr std::size_t kMinParametricGroup = 2;
 struct ParametricGroup {
   std::vector<std::size_t> slots;          ///< the distinct instantiations (slots of `positions`), ascending
   format::Instantiation opened;            ///< the first one with the differing values left out
-  std::optional<format::LaunchFacts> facts; ///< its launch facts (nothing for a capture without sidecar)
+  const format::LaunchFacts *facts = nullptr; ///< its launch facts in the capture (none without sidecar)
   std::vector<std::string> openedNames;    ///< "offset", "the bytes of `out`": what the proof covers
 };
 

@@ -18,6 +18,11 @@
 
 namespace clcapture::report {
 
+/// The keys JSON and SARIF (as properties) both give: a finding's `values` and `local_size` (the open values
+/// its witness chose), and a result's `parametric` record; added to `into` when the result or finding has them.
+void addWitnessValues(const Finding &f, nlohmann::ordered_json &into);
+void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into);
+
 /// The report as a JSON value.
 nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &results,
                                        const ReportInfo &info);
