@@ -20,7 +20,12 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
     return {};
   }
   if (cast->getOperand(0)->getType()->isPointerTy()) {
-    unknownResult(inst, "an address turned into an integer");
+    auto p = pointer(cast->getOperand(0));
+    if (!p || to->isVectorTy() || !to->isIntegerTy() || to->isIntegerTy(1)) {
+      unknownResult(inst, "an address turned into an integer");
+      return {};
+    }
+    m_values[&inst] = addressBits(*p, to->getIntegerBitWidth(), "an address turned into an integer at " + placeOf(&inst));
     return {};
   }
   auto v = operandValue(inst, 0);

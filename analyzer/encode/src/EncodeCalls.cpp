@@ -246,6 +246,17 @@ std::optional<std::uint64_t> atomicScope(llvm::CallBase &call, const model::Buil
 
 } // namespace
 
+std::optional<std::int64_t> counterStep(const llvm::CallBase &call, const model::Builtin &b) {
+  if (b.kind != BuiltinKind::AtomicRmw || call.getType()->isVoidTy())
+    return std::nullopt;
+  if (b.name == "atomic_inc" || b.name == "atom_inc")
+    return 1;
+  if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") && call.arg_size() >= 2)
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
+      return c->getSExtValue();
+  return std::nullopt;
+}
+
 format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const model::Builtin &b) {
   auto p = call.arg_size() ? pointer(call.getArgOperand(0)) : std::nullopt;
   if (!p)
@@ -265,18 +276,12 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
   if (p->space != Space::Private)
     m_s.sites[m_s.siteFor(&call)].groupScopedAtomic = groupScoped;
   if (!call.getType()->isVoidTy()) {
-    SymValue result = freshValue(call.getType(), "the value " + b.name + " returns at " + placeOf(&call));
-    m_values[&call] = result;
+    std::string what = "the value " + b.name + " returns at " + placeOf(&call);
+    SymValue result = freshValue(call.getType(), what);
     // A counter: every atomic_inc (or atomic_add of one constant) of a location returns a different value
     // to each work-item — stated after encoding, when every write to that memory is known, and only under
     // the conditions stateCounterFacts checks (no wrap, scope of the memory).
-    std::optional<std::int64_t> step;
-    if (b.name == "atomic_inc" || b.name == "atom_inc")
-      step = 1;
-    else if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") &&
-             call.arg_size() >= 2)
-      if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
-        step = c->getSExtValue();
+    std::optional<std::int64_t> step = counterStep(call, b);
     if (step && atomic && result.term.getSort().isBitVector()) {
       unsigned width = result.term.getSort().getBitVectorSize();
       std::uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
@@ -288,9 +293,21 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
                       p->object,
                       p->offset,
                       result.term,
-                      p->space == Space::Local ? m_epoch.first : m_epoch.second};
+                      p->space == Space::Local ? m_epoch.first : m_epoch.second,
+                      false,
+                      what};
+      // Exact where a real execution can give these results (a guard, stated by stateCounterFacts once
+      // every write is known): a counter that starts open and is only counted.
+      // A work-group-scoped atomic on global memory: groups share the counter without atomicity between
+      // them, so which results two groups get is not a counting order.
+      c.exactWithGuard = m_s.openCounterCalls.count(&call) && !c.inLoop && p->object.isBitVectorValue() &&
+                         p->how.exact() && m_reachHow[call.getParent()].exact() &&
+                         (p->space == Space::Local || !c.groupScoped);
+      if (c.exactWithGuard)
+        result.how = Exactness{};
       m_s.counterResults[m_thread].push_back(std::move(c));
     }
+    m_values[&call] = result;
   }
   return {};
 }

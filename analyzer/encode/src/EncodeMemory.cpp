@@ -175,8 +175,20 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
         m_pointers[&inst] = *r;
         return {};
       }
-    // A pointer read from global or local memory (pointer chasing): the object it points into is unknown.
-    return format::fail("a pointer loaded from memory at " + placeOf(&inst) + " (pointer chasing)");
+    // A pointer read from global or local memory (pointer chasing): any object and offset of its address
+    // space — sound for proofs (an access through it may meet any other; setUpReadOnlyTables takes its
+    // writes to reach anything), an abstraction for witnesses. A generic pointer could point into local
+    // or global memory, which race by different rules: not followed.
+    auto space = static_cast<Space>(load->getType()->getPointerAddressSpace());
+    if (space != Space::Global && space != Space::Constant && space != Space::Local)
+      return format::fail("a generic pointer loaded from memory at " + placeOf(&inst) + " (pointer chasing)");
+    SymPointer any;
+    any.space = space;
+    any.object = m_tf.fresh(m_tf.bv(64), name("loaded_object" + std::to_string(m_fresh)));
+    any.offset = m_tf.fresh(m_tf.bv(64), name("loaded_offset" + std::to_string(m_fresh++)));
+    any.how = Exactness{"a pointer loaded from memory at " + placeOf(&inst)};
+    m_pointers[&inst] = any;
+    return {};
   }
   m_values[&inst] = loadValue(inst, load->getType(), *p);
   return {};
@@ -192,8 +204,6 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
   unsigned element =
       static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
-  if (type->isPointerTy() && p->space != Space::Private)
-    return format::fail("a pointer stored to memory at " + placeOf(&inst));
   if (p->space == Space::Private) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
     notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr);
@@ -213,7 +223,13 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
                  false, true, store->isAtomic(), element, &stored);
     return {};
   }
-  std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
+  // A pointer stored to global or local memory: its bits are an address (addressBits), the same for two
+  // work-items that store the same pointer — enough to find same-value stores benign.
+  std::optional<SymValue> v;
+  if (!type->isPointerTy())
+    v = value(store->getValueOperand());
+  else if (auto stored = pointer(store->getValueOperand()))
+    v = addressBits(*stored, bytes * 8, "an address stored to memory at " + placeOf(&inst));
   SymValue stored = v ? *v
                       : SymValue{m_tf.fresh(m_tf.bv(bytes * 8), name("s" + std::to_string(m_fresh++))),
                                  Exactness{"a stored value the encoder does not model"}};
@@ -262,6 +278,13 @@ std::optional<std::set<std::uint64_t>> constantLeaves(const cvc5::Term &t, std::
 }
 
 } // namespace
+
+SymValue ThreadEncoder::addressBits(const SymPointer &ptr, unsigned bits, const std::string &why) {
+  if (m_s.objectAddresses.isNull())
+    m_s.objectAddresses = m_tf.fresh(m_tf.solver().mkArraySort(m_tf.bv(64), m_tf.bv(64)), "object_address");
+  cvc5::Term address = m_tf.add(m_tf.op(cvc5::Kind::SELECT, {m_s.objectAddresses, ptr.object}), ptr.offset);
+  return SymValue{m_tf.resize(address, bits, false), Exactness{why}};
+}
 
 void ThreadEncoder::notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,
                                      const SymPointer *stored) {

@@ -9,6 +9,7 @@
 
 #include "Terms.h"
 #include "clcapture/encode/KernelEncoding.h"
+#include "clcapture/model/Builtins.h"
 
 #include <llvm/IR/DataLayout.h>
 
@@ -21,11 +22,17 @@
 
 namespace llvm {
 class Argument;
+class CallBase;
+class Instruction;
 class GlobalVariable;
 class Value;
 } // namespace llvm
 
 namespace clcapture::encode {
+
+/// The constant a counter call adds: atomic_inc (1), or atomic_add / atomic_fetch_add of one non-zero
+/// constant; nullopt for anything else.
+std::optional<std::int64_t> counterStep(const llvm::CallBase &call, const model::Builtin &b);
 
 /// One work-item's view of one access site.
 struct AccessRecord {
@@ -67,6 +74,11 @@ struct CounterResult {
   bool groupScoped = false;
   cvc5::Term reach, object, offset, value;
   cvc5::Term epoch; ///< the barrier interval of the counter memory's fence at the call
+  /// The value is encoded as exact, with a WitnessGuard that stateCounterFacts adds: a witness may use
+  /// only results a real execution can give (see stateCounterFacts). Only for a call outside loops on
+  /// memory whose object is known.
+  bool exactWithGuard = false;
+  std::string what; ///< "the value atomic_inc returns at k.cl:7"
 };
 
 /// A scalar kernel argument the capture does not give (SPEC §5: missing values are unconstrained). Every
@@ -125,6 +137,12 @@ struct EncodingState {
   std::map<const llvm::Value *, SymPointer> sharedPointers; ///< pointer arguments, module variables
   std::map<std::uint64_t, std::string> objectNames;
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
+  /// Where each memory object lies: object id (64-bit) → its address (64-bit), one open array for both
+  /// work-items, so a pointer's bits are the same for both when its object and offset are (addressBits).
+  cvc5::Term objectAddresses;
+  /// Counter calls (counterStep) on memory that starts open and that nothing else writes: their results
+  /// are exact within a guard (CounterResult::exactWithGuard).
+  std::set<const llvm::Instruction *> openCounterCalls;
   bool anyObjectMayBeWritten = false;
   /// Read-only buffers with captured bytes: object → (array term: offset in the object → byte).
   std::map<std::uint64_t, cvc5::Term> capturedTables;

@@ -144,16 +144,16 @@ std::optional<std::set<const llvm::Value *>> rootsOf(const llvm::Value *v, int d
 }
 
 /// The pointer operand of every instruction that may write global memory (stores, atomics, vstore, memcpy
-/// and memset destinations).
-std::vector<const llvm::Value *> writtenPointers(llvm::Function &kernel) {
-  std::vector<const llvm::Value *> out;
+/// and memset destinations), with the instruction.
+std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> writtenPointers(llvm::Function &kernel) {
+  std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> out;
   for (llvm::Instruction &inst : llvm::instructions(kernel)) {
     if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
-      out.push_back(store->getPointerOperand());
+      out.emplace_back(&inst, store->getPointerOperand());
     else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
-      out.push_back(rmw->getPointerOperand());
+      out.emplace_back(&inst, rmw->getPointerOperand());
     else if (auto *cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
-      out.push_back(cx->getPointerOperand());
+      out.emplace_back(&inst, cx->getPointerOperand());
     else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
       llvm::Function *callee = call->getCalledFunction();
       if (!callee)
@@ -161,21 +161,21 @@ std::vector<const llvm::Value *> writtenPointers(llvm::Function &kernel) {
       if (auto *intr = llvm::dyn_cast<llvm::IntrinsicInst>(call)) {
         if (intr->getIntrinsicID() == llvm::Intrinsic::memcpy || intr->getIntrinsicID() == llvm::Intrinsic::memmove ||
             intr->getIntrinsicID() == llvm::Intrinsic::memset)
-          out.push_back(call->getArgOperand(0));
+          out.emplace_back(&inst, call->getArgOperand(0));
         continue;
       }
       model::Builtin b = model::classifyBuiltin(*callee);
       if (b.kind == model::BuiltinKind::AtomicRmw || b.kind == model::BuiltinKind::AtomicStore ||
           b.kind == model::BuiltinKind::AsyncCopy)
-        out.push_back(call->getArgOperand(0));
+        out.emplace_back(&inst, call->getArgOperand(0));
       else if (b.kind == model::BuiltinKind::WaitEvents || b.kind == model::BuiltinKind::WorkGroupCollective)
         continue; // they write no memory
       else if (b.kind == model::BuiltinKind::VectorStore && call->arg_size() > 2)
-        out.push_back(call->getArgOperand(2));
+        out.emplace_back(&inst, call->getArgOperand(2));
       else
         for (llvm::Value *arg : call->args())
           if (arg->getType()->isPointerTy())
-            out.push_back(arg);
+            out.emplace_back(&inst, arg);
     }
   }
   return out;
@@ -360,18 +360,50 @@ void setUpSharedValues(EncodingState &s) {
   }
 }
 
+/// Whether the launch gives no bytes for memory object `object`: local memory (never initialised) or a
+/// buffer whose capture has no data (SPEC §5: its contents are open).
+bool contentsOpen(const EncodingState &s, std::uint64_t object) {
+  if (object >= kLocalArgumentObject && object < kConstantVariableObject)
+    return true; // __local arguments and variables
+  if (object >= kConstantVariableObject)
+    return false;
+  bool argument = false;
+  for (const model::ArgumentFact &fact : s.launch.arguments)
+    if (fact.kind == model::ArgumentFact::Kind::Buffer && fact.root == object) {
+      if (fact.data)
+        return false;
+      argument = true;
+    }
+  return argument || object >= (1ull << 47); // (1 << 47) + n: a pointer argument without a capture
+}
+
 /// Which memory objects a write may reach; read-only buffers with captured bytes become exact tables.
 void setUpReadOnlyTables(EncodingState &s) {
-  for (const llvm::Value *pointer : writtenPointers(s.kernel)) {
+  // Counters (CounterResult::exactWithGuard): objects written by exactly one counter call and nothing else.
+  std::map<std::uint64_t, std::vector<const llvm::Instruction *>> writersOf;
+  bool unknownWriter = false;
+  for (const auto &[inst, pointer] : writtenPointers(s.kernel)) {
     auto roots = rootsOf(pointer);
     if (!roots) {
-      s.anyObjectMayBeWritten = true;
-      return;
+      unknownWriter = true;
+      break;
     }
     for (const llvm::Value *root : *roots)
       if (auto it = s.sharedPointers.find(root); it != s.sharedPointers.end() && it->second.object.isBitVectorValue())
-        s.writtenObjects.insert(std::stoull(it->second.object.getBitVectorValue(10)));
+        writersOf[std::stoull(it->second.object.getBitVectorValue(10))].push_back(inst);
   }
+  if (!unknownWriter)
+    for (const auto &[object, writers] : writersOf)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(writers.front());
+          call && call->getCalledFunction() && std::all_of(writers.begin(), writers.end(), [&](auto *w) { return w == call; }) &&
+          counterStep(*call, model::classifyBuiltin(*call->getCalledFunction())) && contentsOpen(s, object))
+        s.openCounterCalls.insert(call);
+  if (unknownWriter) {
+    s.anyObjectMayBeWritten = true;
+    return;
+  }
+  for (const auto &[object, writers] : writersOf)
+    s.writtenObjects.insert(object);
   TermFactory &tf = s.tf;
   cvc5::Sort array = s.solver.mkArraySort(tf.bv(64), tf.bv(8));
   for (llvm::Argument &arg : s.kernel.args()) {
@@ -499,6 +531,35 @@ void stateCounterFacts(EncodingState &s) {
       if (a.groupScoped || b.groupScoped)
         same = tf.land(same, s.sameGroup);
       s.solver.assertFormula(tf.lor(tf.lnot(same), tf.lnot(tf.eq(a.value, b.value))));
+    }
+}
+
+/// The results of counter calls marked exactWithGuard (atomic_inc, atomic_add of one constant) are exact
+/// only where a real execution can give them; a witness must keep to those (WitnessGuard). The counter
+/// starts open (contentsOpen) and nothing but this one call writes it (setUpReadOnlyTables), so one
+/// work-item's result alone can be any value: the initial value plus its place in the order. Two
+/// work-items that count on one counter (one location; one group for a group-scoped one) get results
+/// `step` apart when one counted right after the other; other distances need calls in between that the
+/// witness does not show, so a witness keeps to `step`. Proofs are unchanged: a guard only restricts
+/// witnesses, and the facts stateCounterFacts states hold in every execution.
+void guardCounterResults(EncodingState &s) {
+  TermFactory &tf = s.tf;
+  for (unsigned t = 0; t < 2; ++t)
+    for (const CounterResult &c : s.counterResults[t]) {
+      if (!c.exactWithGuard)
+        continue;
+      cvc5::Term realisable = tf.boolean(true);
+      for (const CounterResult &o : s.counterResults[1 - t]) {
+        if (o.site != c.site)
+          continue;
+        cvc5::Term shared = tf.land(o.reach, tf.land(tf.eq(o.object, c.object), tf.eq(o.offset, c.offset)));
+        if (c.groupScoped || o.groupScoped)
+          shared = tf.land(shared, s.sameGroup);
+        cvc5::Term step = tf.constant(c.value.getSort().getBitVectorSize(), c.step);
+        cvc5::Term apart = tf.lor(tf.eq(o.value, tf.add(c.value, step)), tf.eq(c.value, tf.add(o.value, step)));
+        realisable = tf.land(realisable, tf.lor(tf.lnot(shared), apart));
+      }
+      s.guards[t].push_back(WitnessGuard{tf.land(c.reach, tf.lnot(realisable)), c.what});
     }
 }
 
@@ -648,22 +709,31 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
   TermFactory &tf = s.tf;
   cvc5::Term small = tf.boolean(true);
   bool allSmall = true;
-  for (const OpenArgument &a : s.openArguments) {
-    if (!a.term.getSort().isBitVector())
+  // Open arguments, and counter results that start open (an index 3 rather than 2147483647, which a
+  // buffer of the launch would not hold).
+  std::vector<cvc5::Term> terms;
+  for (const OpenArgument &a : s.openArguments)
+    terms.push_back(a.term);
+  for (unsigned t = 0; t < 2; ++t)
+    for (const CounterResult &c : s.counterResults[t])
+      if (c.exactWithGuard)
+        terms.push_back(c.value);
+  for (const cvc5::Term &term : terms) {
+    if (!term.getSort().isBitVector())
       continue;
-    unsigned w = tf.width(a.term);
+    unsigned w = tf.width(term);
     if (w <= 9 || w > 64)
       continue;
-    cvc5::Term in = tf.ule(a.term, tf.constant(w, 256));
+    cvc5::Term in = tf.ule(term, tf.constant(w, 256));
     cvc5::Term now = s.solver.getValue(in);
     allSmall = allSmall && now.isBooleanValue() && now.getBooleanValue();
     small = tf.land(small, in);
   }
   if (allSmall)
     return;
-  if (ask(s, tf.land(query, small), label + ", small values of the open arguments").status == QueryOutcome::Status::Sat)
+  if (ask(s, tf.land(query, small), label + ", small open values").status == QueryOutcome::Status::Sat)
     return;
-  ask(s, query, label + ", any values of the open arguments");
+  ask(s, query, label + ", any open values");
 }
 
 QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label) {
@@ -706,6 +776,7 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
       if (auto status = encodeThread(s, t); !status)
         return format::fail(status.error());
     stateCounterFacts(s);
+    guardCounterResults(s);
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());
   }

@@ -94,6 +94,9 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
+  /// objectAddresses) plus its offset. Inexact (`why`): addresses are the driver's choice.
+  SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);
   /// The pointer stored last (on this work-item's path) at `at` in private memory, read as a pointer into
   /// `space`: private pointer variables, arrays of pointers or of events (see m_privatePointerStores).
   std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, Space space);
