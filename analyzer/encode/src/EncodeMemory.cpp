@@ -2,6 +2,7 @@
 
 #include "ThreadEncoderImpl.h"
 
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 #include <set>
 
@@ -118,6 +119,7 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
         inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
   p.offset = m_tf.constant(64, 0);
   m_pointers[alloca] = p;
+  m_privateAllocas[kPrivateObject + m_nextPrivate - 1] = alloca;
   return {};
 }
 
@@ -190,6 +192,11 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     m_pointers[&inst] = any;
     return {};
   }
+  if (p->space == Space::Private)
+    if (auto v = privateValueAt(inst, *p)) {
+      m_values[&inst] = *v;
+      return {};
+    }
   m_values[&inst] = loadValue(inst, load->getType(), *p);
   return {};
 }
@@ -206,8 +213,9 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
       static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
   if (p->space == Space::Private) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
-    notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr);
-    return {}; // private memory never races (SPEC §5); its values are not tracked, its pointers are
+    std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
+    notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr, v ? &*v : nullptr);
+    return {}; // private memory never races (SPEC §5); privateValueAt / privatePointerAt read it back
   }
   LaneRange lanes = lanesWritten(*store);
   if (!lanes.whole) {
@@ -287,7 +295,7 @@ SymValue ThreadEncoder::addressBits(const SymPointer &ptr, unsigned bits, const 
 }
 
 void ThreadEncoder::notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,
-                                     const SymPointer *stored) {
+                                     const SymPointer *stored, const SymValue *value) {
   PrivateStore e;
   e.block = inst.getParent();
   e.object = at.object;
@@ -295,7 +303,104 @@ void ThreadEncoder::notePrivateStore(llvm::Instruction &inst, const SymPointer &
   e.bytes = std::move(bytes);
   if (stored)
     e.pointer = *stored;
+  if (value)
+    e.value = *value;
   m_privateStores.push_back(std::move(e));
+}
+
+namespace {
+
+/// Whether a private variable's address is only loaded from and stored to (through getelementptr): then
+/// every write to it is a StoreInst the encoder sees (no call, no escaped pointer writes it).
+bool onlyLoadedAndStored(const llvm::AllocaInst &alloca) {
+  std::vector<const llvm::Value *> work{&alloca};
+  std::set<const llvm::Value *> seen;
+  while (!work.empty()) {
+    const llvm::Value *v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    for (const llvm::User *user : v->users()) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (load->getPointerOperand() != v)
+          return false;
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() != v || store->getValueOperand() == v)
+          return false;
+      } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
+        if (gep->getPointerOperand() != v)
+          return false;
+        work.push_back(gep);
+      } else if (auto *intr = llvm::dyn_cast<llvm::IntrinsicInst>(user)) {
+        if (!intr->isLifetimeStartOrEnd() && !llvm::isa<llvm::DbgInfoIntrinsic>(intr))
+          return false;
+      } else {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, const SymPointer &at) {
+  if (!at.object.isBitVectorValue() || load.getType()->isVectorTy())
+    return std::nullopt;
+  std::uint64_t object = std::stoull(at.object.getBitVectorValue(10));
+  auto alloca = m_privateAllocas.find(object);
+  if (alloca == m_privateAllocas.end() || !onlyLoadedAndStored(*alloca->second))
+    return std::nullopt;
+  std::string where = placeOf(&load);
+  cvc5::Sort sort = sortOf(load.getType());
+  std::uint64_t bytes = m_s.layout.getTypeStoreSize(load.getType()).getFixedValue();
+  auto fresh = [&] { return m_tf.fresh(sort, name("pv" + std::to_string(m_fresh++))); };
+  cvc5::Term result = fresh();
+  bool covered = false; // an unconditional store to exactly this place comes first
+  std::set<std::uint64_t> coveredOffsets; // constant offsets stored unconditionally with the load's size
+  Exactness stores;
+  const llvm::Loop *loop = m_loops.getLoopFor(load.getParent());
+  for (const PrivateStore &e : m_privateStores) {
+    if (e.object != at.object)
+      continue; // another variable (every store to this one has its constant object: onlyLoadedAndStored)
+    if (loop && loop->contains(e.block))
+      return SymValue{fresh(), Exactness{"a private variable kept across iterations of the loop at " +
+                                         loopPlace(*loop)}};
+    cvc5::Term reach = m_reach[e.block];
+    Exactness how = m_reachHow[e.block];
+    // A store in a loop the load is not in: its value term is the encoded (arbitrary) iteration's, not
+    // necessarily the last one's — the bytes are open.
+    bool inLoop = m_loops.getLoopFor(e.block) != nullptr;
+    bool sameSize = e.bytes.isBitVectorValue() && std::stoull(e.bytes.getBitVectorValue(10)) == bytes;
+    if (e.value && sameSize && e.value->term.getSort() == sort && !inLoop) {
+      result = m_tf.ite(m_tf.land(reach, m_tf.eq(e.offset, at.offset)), e.value->term, result);
+      stores = stores & how & e.value->how;
+      if (reach.isBooleanValue() && reach.getBooleanValue() && e.offset == at.offset)
+        covered = true;
+      if (reach.isBooleanValue() && reach.getBooleanValue() && e.offset.isBitVectorValue())
+        coveredOffsets.insert(std::stoull(e.offset.getBitVectorValue(10)));
+    } else {
+      cvc5::Term overlap = m_tf.land(m_tf.ult(e.offset, m_tf.add(at.offset, m_tf.constant(64, bytes))),
+                                     m_tf.ult(at.offset, m_tf.add(e.offset, e.bytes)));
+      result = m_tf.ite(m_tf.land(reach, overlap), fresh(), result);
+      stores = stores & Exactness{inLoop ? "a private variable written in the loop at " + loopPlace(*m_loops.getLoopFor(e.block))
+                                         : "a private variable read at " + where + " over bytes written otherwise"};
+    }
+  }
+  // A read at a computed offset is covered when every slot of the variable is (a small one, read in whole
+  // slots): a read outside the variable is undefined, and a witness must not need one (guard).
+  auto size = m_privateBytes.find(object);
+  if (!covered && !at.offset.isBitVectorValue() && size != m_privateBytes.end() && size->second <= 64 * bytes &&
+      isMultipleOf(at.offset, static_cast<unsigned>(bytes))) {
+    covered = true;
+    for (std::uint64_t off = 0; covered && off + bytes <= size->second; off += bytes)
+      covered = coveredOffsets.count(off) != 0;
+    if (covered)
+      guard(load, m_tf.lnot(m_tf.ule(at.offset, m_tf.constant(64, size->second - bytes))),
+            "a read outside a private variable at " + where);
+  }
+  Exactness initial = covered ? Exactness{} : Exactness{"a private variable read at " + where + " that may not have been written"};
+  return SymValue{result, initial & stores & at.how};
 }
 
 /// A pointer read back from private memory is the one the last store to the same place wrote on this
@@ -329,7 +434,9 @@ std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &ins
     cvc5::Term reach = m_reach[e.block];
     Exactness how = m_reachHow[e.block];
     cvc5::Term sameObject = m_tf.eq(e.object, at.object);
-    if (e.pointer) {
+    // A store in a loop the read is not in: its terms are the encoded (arbitrary) iteration's, not
+    // necessarily the last one's — read back as an unknown pointer, like other bytes.
+    if (e.pointer && !m_loops.getLoopFor(e.block)) {
       if (space == Space::Generic) {
         if (storedSpace && *storedSpace != e.pointer->space)
           return std::nullopt; // pointers into different address spaces through one generic variable

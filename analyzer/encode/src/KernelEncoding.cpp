@@ -7,6 +7,7 @@
 #include "clcapture/model/Builtins.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -406,6 +407,36 @@ void setUpReadOnlyTables(EncodingState &s) {
     s.writtenObjects.insert(object);
   TermFactory &tf = s.tf;
   cvc5::Sort array = s.solver.mkArraySort(tf.bv(64), tf.bv(8));
+  // Program-scope `constant` variables (OpenCL 1.2 §6.5.3: initialised at compile time, read-only): their
+  // initialisers are their bytes, in the device's order (the module's data layout).
+  for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
+    auto shared = s.sharedPointers.find(&g);
+    if (g.getAddressSpace() != 2 || shared == s.sharedPointers.end() || !g.hasDefinitiveInitializer() ||
+        !shared->second.object.isBitVectorValue())
+      continue;
+    std::uint64_t size = s.layout.getTypeAllocSize(g.getValueType()).getFixedValue();
+    if (size == 0 || size > s.options.maxCapturedTableBytes)
+      continue;
+    std::vector<unsigned char> bytes(size);
+    llvm::Type *byteType = llvm::Type::getInt8Ty(g.getContext());
+    bool known = true;
+    for (std::uint64_t i = 0; i < size && known; ++i) {
+      llvm::Constant *c = llvm::ConstantFoldLoadFromConst(g.getInitializer(), byteType, llvm::APInt(64, i), s.layout);
+      auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(c);
+      known = ci != nullptr;
+      if (known)
+        bytes[i] = static_cast<unsigned char>(ci->getZExtValue());
+    }
+    if (!known)
+      continue; // an initialiser the folder cannot read bytewise (an address): its values stay open
+    std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
+    cvc5::Term table = tf.fresh(array, "constant_" + std::to_string(object));
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, i), tf.constant(8, bytes[i])});
+    s.capturedTables[object] = table;
+    s.capturedRanges[object].push_back({0, bytes.size()});
+    s.capturedBytes[object] = {0, std::move(bytes)};
+  }
   for (llvm::Argument &arg : s.kernel.args()) {
     unsigned no = arg.getArgNo();
     if (no >= s.launch.arguments.size() || !arg.getType()->isPointerTy())

@@ -101,9 +101,13 @@ private:
   /// `space`: private pointer variables, arrays of pointers or of events (see m_privatePointerStores).
   std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, Space space);
   /// A store of `bytes` bytes to private memory; `stored` is the pointer it writes, or null for anything
-  /// else (which makes a pointer read back from those bytes unknown).
+  /// else (which makes a pointer read back from those bytes unknown); `value` the value it writes, if known.
   void notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,
-                        const SymPointer *stored);
+                        const SymPointer *stored, const SymValue *value = nullptr);
+  /// The value a load reads from a private variable whose address never escapes (only loaded from and
+  /// stored to: volatile variables, arrays indexed by a value): the one the last store to the same
+  /// place wrote on this work-item's path. nullopt for other private memory (its values stay open).
+  std::optional<SymValue> privateValueAt(llvm::LoadInst &load, const SymPointer &at);
 
   // --- calls (EncodeCalls.cpp) ---
   format::Status encodeIntrinsic(llvm::IntrinsicInst &call);
@@ -157,9 +161,11 @@ private:
     const llvm::BasicBlock *block = nullptr;
     cvc5::Term object, offset, bytes;  ///< where (64-bit terms)
     std::optional<SymPointer> pointer; ///< the pointer stored; absent: other bytes
+    std::optional<SymValue> value;     ///< the (non-pointer) value stored, when known
   };
   std::vector<PrivateStore> m_privateStores;
   std::map<std::uint64_t, std::uint64_t> m_privateBytes; ///< private object (alloca) → its size in bytes
+  std::map<std::uint64_t, const llvm::AllocaInst *> m_privateAllocas; ///< private object → its alloca
   /// The async copies encoded so far: each copy's bit, the event it belongs to (the bit of the copy that
   /// started the event: a copy given an event joins it) and its reach. A wait completes the copies of the
   /// events it names that were issued before it.
