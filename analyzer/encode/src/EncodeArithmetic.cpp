@@ -357,7 +357,26 @@ format::Status ThreadEncoder::visitInsertElementInst(llvm::InsertElementInst &in
     vec = SymValue{
         m_tf.constant(static_cast<unsigned>(m_s.layout.getTypeSizeInBits(ins->getType()).getFixedValue()), 0),
         {}};
-  else
+  else if (auto *c = dyn_cast<Constant>(ins->getOperand(0)); c && bits) {
+    // A constant vector with undefined lanes, the rest filled in lane by lane — `(int2)(0, y)` is
+    // insertelement <0, poison>, y, 1: its undefined lanes start from zero, like an undefined vector.
+    unsigned n = cast<FixedVectorType>(ins->getType())->getNumElements();
+    std::vector<cvc5::Term> lanes;
+    for (unsigned i = 0; i < n; ++i) {
+      Constant *e = c->getAggregateElement(i);
+      std::optional<SymValue> v;
+      if (e && isa<UndefValue>(e))
+        v = SymValue{m_tf.constant(bits, 0), {}};
+      else if (e && (isa<ConstantInt>(e) || isa<ConstantFP>(e)))
+        v = value(e);
+      if (!v || !v->how.exact() || v->term.getSort().isBoolean()) {
+        lanes.clear();
+        break;
+      }
+      lanes.push_back(v->term);
+    }
+    vec = lanes.size() == n ? std::optional<SymValue>(SymValue{joinLanes(m_tf, lanes), {}}) : value(ins->getOperand(0));
+  } else
     vec = value(ins->getOperand(0));
   auto elt = value(ins->getOperand(1));
   if (!bits || !index || !vec || !elt || elt->term.getSort().isBoolean())

@@ -92,6 +92,27 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
     if (!call.getType()->isVoidTy())
       m_values[&call] = freshValue(call.getType(), "the result of " + b.name);
     return {};
+  case BuiltinKind::MathWithOutput: {
+    // The second result goes to *out: the same gentype (sincos, fract, modf) or an int per lane (frexp,
+    // remquo, lgamma_r) — a write of those bytes, with a value the encoder does not compute.
+    llvm::Value *out = call.getArgOperand(call.arg_size() - 1);
+    auto p = pointer(out);
+    if (!p)
+      return format::fail(b.name + " writing through a pointer the encoder cannot follow at " + placeOf(&call));
+    llvm::Type *type = call.getType();
+    bool intOut = b.name == "frexp" || b.name == "remquo" || b.name == "lgamma_r";
+    unsigned lanes = type->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(type)->getNumElements() : 1;
+    unsigned element =
+        intOut ? 4 : static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
+    std::uint64_t bytes = intOut ? std::uint64_t{4} * lanes : m_s.layout.getTypeStoreSize(type).getFixedValue();
+    SymValue stored{m_tf.fresh(m_tf.bv(static_cast<unsigned>(bytes * 8)), name("out" + std::to_string(m_fresh++))),
+                    Exactness{"the value " + b.name + " stores at " + placeOf(&call)}};
+    recordAccess(call, *p, m_tf.constant(64, bytes), {}, false, true, false, element, &stored);
+    if (p->space == Space::Private)
+      notePrivateStore(call, *p, m_tf.constant(64, bytes), nullptr);
+    m_values[&call] = freshValue(type, "the result of " + b.name);
+    return {};
+  }
   case BuiltinKind::Unsupported:
     break;
   }
@@ -115,8 +136,8 @@ format::Status ThreadEncoder::encodeIntrinsic(llvm::IntrinsicInst &call) {
     // interval it is in; memmove reads all its source before it writes (as if through a temporary), so it
     // reads and writes the same bytes as memcpy. One instruction, two accesses: the read is role 1, its own
     // site. The values copied are not tracked: a later read of global or local memory is an unknown
-    // anyway, private memory's values are not tracked, and a pointer read back from the bytes written in
-    // private memory is unknown (notePrivateStore with no pointer). No stored value: never benign.
+    // anyway, a private variable whose address reaches a call is not read back (privateValueAt), and a
+    // pointer read back from the bytes written in private memory is unknown (notePrivateStore, no pointer). No stored value: never benign.
     auto dst = pointer(call.getArgOperand(0));
     auto len = value(call.getArgOperand(2));
     if (!dst || !len || len->term.getSort().isBoolean())

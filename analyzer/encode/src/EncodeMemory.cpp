@@ -581,6 +581,38 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
         result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)), wordAt(at), result);
       return SymValue{result, ptr.how};
     }
+    if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {
+      // Memory nothing writes: both work-items read one array of open bytes.
+      if (open->second.ranges) {
+        cvc5::Term inside = m_tf.boolean(false);
+        for (const auto &[origin, bytes] : *open->second.ranges)
+          if (bytes >= size)
+            inside = m_tf.lor(inside, m_tf.land(m_tf.ule(m_tf.constant(64, origin), ptr.offset),
+                                                m_tf.ule(ptr.offset, m_tf.constant(64, origin + bytes - size))));
+        guard(inst, m_tf.lnot(inside),
+              "a read outside " + (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) +
+                  " at " + placeOf(&inst));
+      }
+      bool little = m_s.launch.endianness == format::Endianness::Little;
+      cvc5::Term result;
+      for (unsigned i = 0; i < size; ++i) {
+        cvc5::Term byte =
+            m_tf.op(cvc5::Kind::SELECT, {open->second.array, m_tf.add(ptr.offset, m_tf.constant(64, i))});
+        result = result.isNull() ? byte : little ? m_tf.concat(byte, result) : m_tf.concat(result, byte);
+      }
+      unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
+      SymValue read{m_tf.resize(result, bits, false), open->second.how & ptr.how};
+      if (read.how.exact()) {
+        static const std::map<unsigned, const char *> kInt = {{8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};
+        std::string spelling = type->isFloatTy() ? "float" : type->isDoubleTy() ? "double" : type->isHalfTy() ? "half"
+                               : type->isIntegerTy() && kInt.count(bits) ? kInt.at(bits)
+                                                                          : "";
+        m_s.openReads[m_thread].push_back(EncodingState::OpenRead{
+            m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("buffer"), spelling, size,
+            m_reach[inst.getParent()], ptr.offset, read.term});
+      }
+      return read;
+    }
     if (table != m_s.capturedTables.end()) {
       unsigned bytes = size;
       cvc5::Term result;

@@ -137,6 +137,25 @@ struct EncodingState {
   std::map<const llvm::Value *, SymPointer> sharedPointers; ///< pointer arguments, module variables
   std::map<std::uint64_t, std::string> objectNames;
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
+  /// Memory no write reaches and whose bytes the launch does not give (or gives beyond
+  /// maxCapturedTableBytes): one open array (offset → byte) per object, read by both work-items, so two
+  /// reads of one place agree. `how`: exact when the capture has no bytes (SPEC §5: any contents are a
+  /// real launch); an abstraction when it has bytes the encoder does not read. `ranges`: the buffer's
+  /// (origin, size) views when every one has a size — a witness must read inside them.
+  struct OpenContents {
+    cvc5::Term array;
+    Exactness how;
+    std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;
+  };
+  std::map<std::uint64_t, OpenContents> openContents;
+  /// Reads of exactly open contents, for a witness to name the values it needs ("idx[3] = 0").
+  struct OpenRead {
+    std::string name;    ///< the buffer's name
+    std::string type;    ///< an OpenCL C spelling of the value read ("int", "float"), for the literal
+    unsigned elementBytes = 1;
+    cvc5::Term reach, offset, value;
+  };
+  std::array<std::vector<OpenRead>, 2> openReads;
   /// Where each memory object lies: object id (64-bit) → its address (64-bit), one open array for both
   /// work-items, so a pointer's bits are the same for both when its object and offset are (addressBits).
   cvc5::Term objectAddresses;

@@ -480,6 +480,33 @@ void setUpReadOnlyTables(EncodingState &s) {
     else
       s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
   }
+  // Read-only global and constant buffers the tables above do not cover: open contents, one array for both
+  // work-items (EncodingState::openContents).
+  for (llvm::Argument &arg : s.kernel.args()) {
+    auto shared = s.sharedPointers.find(&arg);
+    if (shared == s.sharedPointers.end() || !shared->second.object.isBitVectorValue() ||
+        (shared->second.space != Space::Global && shared->second.space != Space::Constant))
+      continue;
+    std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
+    if (s.writtenObjects.count(object) || s.capturedTables.count(object) || s.openContents.count(object))
+      continue;
+    EncodingState::OpenContents open;
+    open.array = tf.fresh(array, "contents_" + argumentName(arg, s.launch));
+    if (!contentsOpen(s, object))
+      open.how = Exactness{"the contents of " + argumentName(arg, s.launch) + " (captured, too large to read exactly)"};
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    bool sized = true;
+    for (const model::ArgumentFact &fact : s.launch.arguments)
+      if (fact.kind == model::ArgumentFact::Kind::Buffer && fact.root == object) {
+        if (!fact.size)
+          sized = false;
+        else
+          ranges.push_back({fact.origin, *fact.size});
+      }
+    if (sized && !ranges.empty())
+      open.ranges = std::move(ranges);
+    s.openContents[object] = std::move(open);
+  }
 }
 
 /// Atomic counters: two distinct work-items that each atomically add the same non-zero constant `step`
@@ -677,6 +704,23 @@ OpenValues openValuesFromModel(EncodingState &s) {
     llvm::APInt bits(v.getSort().getBitVectorSize(), v.getBitVectorValue(16), 16);
     out.emplace_back(a.name, literalOf(bits, a.type));
   }
+  // The open contents the two work-items read (a buffer without captured bytes: any contents are a real
+  // launch, so the witness says which), at most 8, each element once.
+  std::set<std::string> named;
+  for (unsigned t = 0; t < 2; ++t)
+    for (const EncodingState::OpenRead &r : s.openReads[t]) {
+      cvc5::Term reached = s.solver.getValue(r.reach);
+      if (named.size() >= 8 || !reached.isBooleanValue() || !reached.getBooleanValue())
+        continue;
+      std::uint64_t offset = modelValue(s.solver, r.offset);
+      std::string name = r.name + (offset % r.elementBytes == 0 ? "[" + std::to_string(offset / r.elementBytes) + "]"
+                                                                 : " byte " + std::to_string(offset));
+      cvc5::Term v = s.solver.getValue(r.value);
+      if (!v.isBitVectorValue() || !named.insert(name).second)
+        continue;
+      llvm::APInt bits(v.getSort().getBitVectorSize(), v.getBitVectorValue(16), 16);
+      out.emplace_back(name, literalOf(bits, r.type));
+    }
   return out;
 }
 
@@ -740,8 +784,8 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
   TermFactory &tf = s.tf;
   cvc5::Term small = tf.boolean(true);
   bool allSmall = true;
-  // Open arguments, and counter results that start open (an index 3 rather than 2147483647, which a
-  // buffer of the launch would not hold).
+  // Open arguments, counter results that start open and open contents read (an index 3 rather than
+  // 2147483647, which a buffer of the launch would not hold).
   std::vector<cvc5::Term> terms;
   for (const OpenArgument &a : s.openArguments)
     terms.push_back(a.term);
@@ -749,6 +793,9 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
     for (const CounterResult &c : s.counterResults[t])
       if (c.exactWithGuard)
         terms.push_back(c.value);
+  for (unsigned t = 0; t < 2; ++t)
+    for (const EncodingState::OpenRead &r : s.openReads[t])
+      terms.push_back(r.value);
   for (const cvc5::Term &term : terms) {
     if (!term.getSort().isBitVector())
       continue;

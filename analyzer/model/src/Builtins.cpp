@@ -177,9 +177,15 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
     if (startsWith(n, unsupported))
       return b; // Unsupported
   }
+  // OpenCL 1.2 §6.12.2: math functions that also store a result through their last (pointer) argument.
+  for (const char *withOutput : {"sincos", "fract", "modf", "frexp", "remquo", "lgamma_r"})
+    if (n == withOutput && callee.isDeclaration() && callee.arg_size() >= 2 &&
+        callee.getArg(static_cast<unsigned>(callee.arg_size() - 1))->getType()->isPointerTy()) {
+      b.kind = BuiltinKind::MathWithOutput;
+      return b;
+    }
   // Everything else OpenCL C offers without a pointer parameter is pure (math, integer, common, geometric,
-  // relational, conversions, as_type). A pointer parameter (modf, fract, sincos, frexp, remquo, lgamma_r)
-  // means a write the model does not track.
+  // relational, conversions, as_type). Any other pointer parameter means a write the model does not know.
   for (const llvm::Argument &arg : callee.args())
     if (arg.getType()->isPointerTy())
       return b; // Unsupported

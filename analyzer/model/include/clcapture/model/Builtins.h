@@ -39,6 +39,7 @@ enum class BuiltinKind {
   VectorLoad,   ///< vloadN / vload_half[N] / vloada_half[N]: (offset, pointer)
   VectorStore,  ///< vstoreN / vstore_half[N] / vstorea_half[N]: (data, offset, pointer)
   Pure,         ///< math, integer, relational, conversion built-ins: no memory effect
+  MathWithOutput, ///< sincos, fract, modf, frexp, remquo, lgamma_r: also write a result through the last argument
   NoEffect,     ///< printf, prefetch: nothing the analysis needs
   AsyncCopy,    ///< async_work_group_copy (dst, src, n, event) / async_work_group_strided_copy (…, stride, event)
   WaitEvents,   ///< wait_group_events: the group's async copies are complete
