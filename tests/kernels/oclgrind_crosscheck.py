@@ -5,11 +5,13 @@ usage: oclgrind_crosscheck.py CORPUS_DIR CLCAPTURE_VERIFY [KERNEL.cl ...]
 
 For every corpus kernel Oclgrind can run as captured (a local size, no global offset, every scalar given,
 no images), the same launch is simulated with `oclgrind-kernel --data-races` (a .sim generated from the
-kernel's header: sizes, scalar values, captured buffer contents, zero-filled buffers otherwise) and:
+kernel's header: sizes, scalar values, captured buffer contents, distinct values 1, 2, … otherwise, except the
+elements a witness names — "with idx[14] = 1 and idx[15] = 1", contents the capture leaves open — which get
+the witness's values, so Oclgrind runs the launch the witness describes) and:
   - a race Oclgrind observes must not be missed: clcapture-verify says `defects` (or `unknown`), never
     `verified` — `verified` is sound;
   - a race clcapture-verify reports (a non-benign finding) must be real: Oclgrind, running the same launch,
-    observes a race too (the witness depends only on ids and captured values, so any run shows it);
+    observes a race too (the witness depends only on ids, captured values and the contents it names);
   - barrier divergence clcapture-verify reports, Oclgrind reports too (and the other way round).
 Oclgrind suppresses same-value write-write races by default, as clcapture-verify calls them benign.
 Prints one line per kernel and exits 1 on any disagreement.
@@ -39,7 +41,22 @@ def scalar_size(text, name):
     return sizes[base] * (4 if lanes == 3 else lanes) if base in sizes else None
 
 
-def sim_for(path, text, options):
+def witness_contents(result):
+    """Buffer elements a finding's witness names ("idx[14]" = "1": contents the capture leaves open,
+    docs/semantics.md row 13b), as {buffer: {index: int}}, so that Oclgrind runs the launch the witness
+    describes."""
+    out = {}
+    for f in result.get("findings", []):
+        for name, value in (f.get("values") or {}).items():
+            m = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+            if m and re.fullmatch(r"-?\d+", value):
+                out.setdefault(m.group(1), {})[int(m.group(2))] = int(value)
+        if out:
+            return out  # one witness: the first finding that names contents
+    return out
+
+
+def sim_for(path, text, options, contents=None):
     expected, opts, _ = run_kernel.parse_header(text)
     header = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
     glob = loc = None
@@ -92,7 +109,14 @@ def sim_for(path, text, options):
                 # Distinct values everywhere: with equal values Oclgrind would call every write-write race
                 # uniform and suppress it, where the capture leaves the contents open.
                 size = int(header["sizes"].get(name, DEFAULT_BUFFER)) // 4 * 4
-                lines.append(f"<size={size} int range=1:1:{size // 4}>")
+                if contents and name in contents:
+                    ints = list(range(1, size // 4 + 1))
+                    for index, value in contents[name].items():
+                        if index < len(ints):
+                            ints[index] = value
+                    lines.append(f"<size={size} int> " + " ".join(map(str, ints)))
+                else:
+                    lines.append(f"<size={size} int range=1:1:{size // 4}>")
     return "\n".join(lines) + "\n", expected
 
 
@@ -153,6 +177,9 @@ def main():
             skipped += 1
             print(f"skip  {name}: clcapture-verify says {verdict}")
             continue
+        contents = witness_contents(result)
+        if contents:
+            sim, _ = sim_for(path, text, None, contents)  # the witness's contents for open buffers
         races, out = oclgrind_races(path, sim)
         if races is None:
             skipped += 1

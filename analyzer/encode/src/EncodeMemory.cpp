@@ -197,7 +197,14 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
       m_values[&inst] = *v;
       return {};
     }
-  m_values[&inst] = loadValue(inst, load->getType(), *p);
+  SymValue v = loadValue(inst, load->getType(), *p);
+  m_values[&inst] = v;
+  // An open value read by a plain whole load of shared memory: stateUniformReads relates it to the other
+  // work-item's read of the same place.
+  if (p->space != Space::Private && !load->isAtomic() && lanes.whole && !v.how.exact() &&
+      !v.term.getSort().isBoolean())
+    if (auto id = m_s.siteOf.find({&inst, 0}); id != m_s.siteOf.end())
+      m_s.records[m_thread][id->second].loaded = v.term;
   return {};
 }
 

@@ -50,6 +50,9 @@ struct AccessRecord {
   cvc5::Term tagBit; ///< an async copy's own bit (64-bit); 0 for any other access
   bool hasValue = false;
   SymValue value; ///< what a write stores
+  /// A plain load's value when it is open (read from memory other work-items may write): two work-items'
+  /// loads of one place in one barrier interval agree (stateUniformReads). Null otherwise.
+  cvc5::Term loaded;
 };
 
 /// One work-item's view of a work-group function call (barrier, async copy, wait, collective): whether it

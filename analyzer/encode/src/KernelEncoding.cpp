@@ -509,6 +509,35 @@ void setUpReadOnlyTables(EncodingState &s) {
   }
 }
 
+/// Uniform reads: two work-items that read one place of shared memory with one plain load read the same
+/// value — when they are in one group and one barrier interval of the memory's fence, or, for global
+/// memory, in different groups — unless a data race on that place comes first. Asserted for every load
+/// whose value is open (AccessRecord::loaded), for the pair's reads at the same site.
+///
+/// Why it is sound (GPUVerify's equality abstraction argues the same way): take any execution with a race
+/// or a barrier divergence, and its first one. Before it, no write to a place meets a read of it in the
+/// same interval (same group) or anywhere (different groups): that would be an earlier race. So every read
+/// before the first defect sees the value the place had at the interval's start (same group) or throughout
+/// (never written, different groups) — the same for both. Reads after the first defect do not decide it,
+/// and the facts leave their values free to agree. The two-thread query for that first defect therefore
+/// has a model, and `verified` (every query unsatisfiable) means there is no defect.
+void stateUniformReads(EncodingState &s) {
+  TermFactory &tf = s.tf;
+  for (std::size_t id = 0; id < s.sites.size() && id < s.records[0].size() && id < s.records[1].size(); ++id) {
+    const AccessRecord &a = s.records[0][id], &b = s.records[1][id];
+    if (!a.present || !b.present || a.loaded.isNull() || b.loaded.isNull() ||
+        a.loaded.getSort() != b.loaded.getSort() || s.sites[id].collective)
+      continue;
+    bool local = s.sites[id].space == MemorySpace::Local;
+    cvc5::Term together = tf.land(s.sameGroup, local ? tf.eq(a.localEpoch, b.localEpoch) : tf.eq(a.globalEpoch, b.globalEpoch));
+    if (!local)
+      together = tf.lor(together, tf.lnot(s.sameGroup));
+    cvc5::Term samePlace = tf.land(tf.eq(a.pointer.object, b.pointer.object), tf.eq(a.pointer.offset, b.pointer.offset));
+    cvc5::Term both = tf.land(tf.land(a.reach, b.reach), tf.land(samePlace, together));
+    s.solver.assertFormula(tf.lor(tf.lnot(both), tf.eq(a.loaded, b.loaded)));
+  }
+}
+
 /// Atomic counters: two distinct work-items that each atomically add the same non-zero constant `step`
 /// to one location get different old values back, provided that
 ///   - nothing else writes that memory (no other atomic, no plain store: the counter is only counted);
@@ -855,6 +884,7 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
         return format::fail(status.error());
     stateCounterFacts(s);
     guardCounterResults(s);
+    stateUniformReads(s);
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());
   }
