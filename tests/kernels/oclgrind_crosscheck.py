@@ -19,6 +19,7 @@ Prints one line per kernel and exits 1 on any disagreement.
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,19 @@ def scalar_size(text, name):
     return sizes[base] * (4 if lanes == 3 else lanes) if base in sizes else None
 
 
+def int32_bits(literal):
+    """A witness literal of a 4-byte element as the int with its bits: 7, -3, 0.5f, as_float(0x7F800101)."""
+    if re.fullmatch(r"-?\d+", literal):
+        return int(literal)
+    m = re.fullmatch(r"as_float\((0x[0-9A-Fa-f]+)\)", literal)
+    if m:
+        return struct.unpack("<i", struct.pack("<I", int(m.group(1), 16)))[0]
+    m = re.fullmatch(r"(-?[0-9.eE+-]+|-?inf(inity)?|nan)f", literal)
+    if m:
+        return struct.unpack("<i", struct.pack("<f", float(m.group(1))))[0]
+    return None
+
+
 def witness_contents(result):
     """Buffer elements a finding's witness names ("idx[14]" = "1": contents the capture leaves open,
     docs/semantics.md row 13b), as {buffer: {index: int}}, so that Oclgrind runs the launch the witness
@@ -49,8 +63,9 @@ def witness_contents(result):
     for f in result.get("findings", []):
         for name, value in (f.get("values") or {}).items():
             m = re.fullmatch(r"(\w+)\[(\d+)\]", name)
-            if m and re.fullmatch(r"-?\d+", value):
-                out.setdefault(m.group(1), {})[int(m.group(2))] = int(value)
+            bits = int32_bits(value)
+            if m and bits is not None:
+                out.setdefault(m.group(1), {})[int(m.group(2))] = bits
         if out:
             return out  # one witness: the first finding that names contents
     return out

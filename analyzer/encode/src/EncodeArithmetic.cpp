@@ -179,6 +179,70 @@ format::Status ThreadEncoder::visitBinaryOperator(llvm::BinaryOperator &inst) {
   return {};
 }
 
+/// A floating-point comparison, exactly (IEEE 754 on the operands' bits, OpenCL 1.2 §6.3 relational
+/// operators): ordered predicates are false on a NaN, unordered ones true. Scalars of half, float and
+/// double only; fast-math flags (no NaNs, no infinities) make such operands undefined, so the result is then
+/// marked inexact.
+format::Status ThreadEncoder::visitFCmpInst(llvm::FCmpInst &inst) {
+  using namespace llvm;
+  Type *type = inst.getOperand(0)->getType();
+  auto a = operandValue(inst, 0), b = operandValue(inst, 1);
+  unsigned exponent = 0, significand = 0;
+  if (type->isHalfTy()) {
+    exponent = 5;
+    significand = 11;
+  } else if (type->isFloatTy()) {
+    exponent = 8;
+    significand = 24;
+  } else if (type->isDoubleTy()) {
+    exponent = 11;
+    significand = 53;
+  }
+  if (!a || !b || !exponent || a->term.getSort().isBoolean() || b->term.getSort().isBoolean() ||
+      m_tf.width(a->term) != exponent + significand || m_tf.width(b->term) != exponent + significand) {
+    unknownResult(inst, "a floating-point comparison at " + placeOf(&inst));
+    return {};
+  }
+  cvc5::Solver &solver = m_tf.solver();
+  auto fp = [&](const cvc5::Term &bits) {
+    return solver.mkTerm(solver.mkOp(cvc5::Kind::FLOATINGPOINT_TO_FP_FROM_IEEE_BV, {exponent, significand}), {bits});
+  };
+  cvc5::Term x = fp(a->term), y = fp(b->term);
+  cvc5::Term unordered = m_tf.lor(solver.mkTerm(cvc5::Kind::FLOATINGPOINT_IS_NAN, {x}),
+                                  solver.mkTerm(cvc5::Kind::FLOATINGPOINT_IS_NAN, {y}));
+  auto rel = [&](cvc5::Kind k) { return solver.mkTerm(k, {x, y}); };
+  cvc5::Term eq = rel(cvc5::Kind::FLOATINGPOINT_EQ), lt = rel(cvc5::Kind::FLOATINGPOINT_LT),
+             le = rel(cvc5::Kind::FLOATINGPOINT_LEQ), gt = rel(cvc5::Kind::FLOATINGPOINT_GT),
+             ge = rel(cvc5::Kind::FLOATINGPOINT_GEQ);
+  cvc5::Term r;
+  switch (inst.getPredicate()) {
+  case CmpInst::FCMP_FALSE: r = m_tf.boolean(false); break;
+  case CmpInst::FCMP_TRUE: r = m_tf.boolean(true); break;
+  case CmpInst::FCMP_OEQ: r = eq; break; // false on NaN already
+  case CmpInst::FCMP_OGT: r = gt; break;
+  case CmpInst::FCMP_OGE: r = ge; break;
+  case CmpInst::FCMP_OLT: r = lt; break;
+  case CmpInst::FCMP_OLE: r = le; break;
+  case CmpInst::FCMP_ONE: r = m_tf.land(m_tf.lnot(unordered), m_tf.lnot(eq)); break;
+  case CmpInst::FCMP_ORD: r = m_tf.lnot(unordered); break;
+  case CmpInst::FCMP_UEQ: r = m_tf.lor(unordered, eq); break;
+  case CmpInst::FCMP_UGT: r = m_tf.lor(unordered, gt); break;
+  case CmpInst::FCMP_UGE: r = m_tf.lor(unordered, ge); break;
+  case CmpInst::FCMP_ULT: r = m_tf.lor(unordered, lt); break;
+  case CmpInst::FCMP_ULE: r = m_tf.lor(unordered, le); break;
+  case CmpInst::FCMP_UNE: r = m_tf.lnot(eq); break; // true on NaN
+  case CmpInst::FCMP_UNO: r = unordered; break;
+  default:
+    unknownResult(inst, "a floating-point comparison at " + placeOf(&inst));
+    return {};
+  }
+  Exactness how = a->how & b->how;
+  if (inst.hasNoNaNs() || inst.hasNoInfs())
+    how = how & Exactness{"a floating-point comparison under fast-math flags at " + placeOf(&inst)};
+  m_values[&inst] = SymValue{r, how};
+  return {};
+}
+
 format::Status ThreadEncoder::visitICmpInst(llvm::ICmpInst &inst) {
   using namespace llvm;
   auto *cmp = &inst;

@@ -39,7 +39,7 @@ EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, co
     : kernel(k), launch(l), options(o), layout(k.getParent()->getDataLayout()) {
   solver.setOption("produce-models", "true");
   solver.setOption("incremental", "true");
-  solver.setLogic("QF_ABV");
+  solver.setLogic("QF_ABVFP"); // floating point: comparisons only (visitFCmpInst)
 
 }
 
@@ -927,7 +927,7 @@ std::string KernelEncoding::smtLog() const {
     collectConstants(q.query, seen, constants);
   std::sort(constants.begin(), constants.end(), [](const cvc5::Term &x, const cvc5::Term &y) { return x.getId() < y.getId(); });
   std::string out = "; clcapture-verify: the two-thread encoding of one launch (replay: cvc5 --incremental FILE)\n"
-                    "(set-logic QF_ABV)\n(set-option :produce-models true)\n(set-option :incremental true)\n";
+                    "(set-logic QF_ABVFP)\n(set-option :produce-models true)\n(set-option :incremental true)\n";
   for (const cvc5::Term &c : constants)
     out += "(declare-const " + c.toString() + " " + c.getSort().toString() + ")\n";
   for (const cvc5::Term &a : assertions)

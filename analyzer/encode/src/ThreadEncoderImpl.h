@@ -56,6 +56,7 @@ public:
   format::Status visitCastInst(llvm::CastInst &inst);
   format::Status visitBinaryOperator(llvm::BinaryOperator &inst);
   format::Status visitICmpInst(llvm::ICmpInst &inst);
+  format::Status visitFCmpInst(llvm::FCmpInst &inst);
   format::Status visitSelectInst(llvm::SelectInst &inst);
   format::Status visitFreezeInst(llvm::FreezeInst &inst);
   format::Status visitFenceInst(llvm::FenceInst &inst);
