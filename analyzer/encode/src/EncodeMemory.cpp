@@ -150,6 +150,50 @@ format::Status ThreadEncoder::visitGetElementPtrInst(llvm::GetElementPtrInst &in
   return {};
 }
 
+namespace {
+
+/// Whether a value reaches, through integer and comparison operations (not floating-point arithmetic, whose
+/// results are open anyway), a branch or switch condition, a select's condition, an address (an index or a
+/// pointer operand) or a call's argument.
+bool decidesControlOrAddress(const llvm::Instruction &from) {
+  std::vector<const llvm::Value *> work{&from};
+  std::set<const llvm::Value *> seen;
+  while (!work.empty() && seen.size() < 256) {
+    const llvm::Value *v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    for (const llvm::User *user : v->users()) {
+      if (llvm::isa<llvm::BranchInst>(user) || llvm::isa<llvm::SwitchInst>(user) ||
+          llvm::isa<llvm::GetElementPtrInst>(user) || llvm::isa<llvm::IntToPtrInst>(user) ||
+          llvm::isa<llvm::CallBase>(user))
+        return true;
+      if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(user)) {
+        if (sel->getCondition() == v)
+          return true;
+        work.push_back(sel);
+      } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (load->getPointerOperand() == v)
+          return true;
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() == v)
+          return true;
+      } else if (auto *op = llvm::dyn_cast<llvm::Instruction>(user)) {
+        if (op->isBinaryOp() && op->getType()->isFPOrFPVectorTy())
+          continue; // open: the relation does not carry through
+        if (llvm::isa<llvm::CastInst>(op) || op->isBinaryOp() || llvm::isa<llvm::CmpInst>(op) ||
+            llvm::isa<llvm::PHINode>(op) || llvm::isa<llvm::FreezeInst>(op) ||
+            llvm::isa<llvm::ExtractElementInst>(op) || llvm::isa<llvm::InsertElementInst>(op) ||
+            llvm::isa<llvm::ShuffleVectorInst>(op))
+          work.push_back(op);
+      }
+    }
+  }
+  return !work.empty(); // too far to follow: assume it does
+}
+
+} // namespace
+
 format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
   using namespace llvm;
   auto *load = &inst;
@@ -199,10 +243,18 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     }
   SymValue v = loadValue(inst, load->getType(), *p);
   m_values[&inst] = v;
-  // An open value read by a plain whole load of shared memory: stateUniformReads relates it to the other
-  // work-item's read of the same place.
+  // Memory read through one array by both work-items (captured bytes, open contents) needs no fact.
+  auto readOnlyTable = [&](const SymPointer &at) {
+    if (!at.object.isBitVectorValue())
+      return false;
+    std::uint64_t object = std::stoull(at.object.getBitVectorValue(10));
+    return m_s.openContents.count(object) != 0 || m_s.capturedTables.count(object) != 0;
+  };
+  // An open value read by a plain whole load of shared memory, that decides control flow or an address:
+  // stateUniformReads relates it to the other work-item's read of the same place. (Values that only flow
+  // into stored data are left alone: each such fact costs the solver, and they rarely decide a race.)
   if (p->space != Space::Private && !load->isAtomic() && lanes.whole && !v.how.exact() &&
-      !v.term.getSort().isBoolean())
+      !v.term.getSort().isBoolean() && !readOnlyTable(*p) && decidesControlOrAddress(inst))
     if (auto id = m_s.siteOf.find({&inst, 0}); id != m_s.siteOf.end())
       m_s.records[m_thread][id->second].loaded = v.term;
   return {};
