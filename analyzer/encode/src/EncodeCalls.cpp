@@ -137,7 +137,8 @@ format::Status ThreadEncoder::encodeIntrinsic(llvm::IntrinsicInst &call) {
     // reads and writes the same bytes as memcpy. One instruction, two accesses: the read is role 1, its own
     // site. The values copied are not tracked: a later read of global or local memory is an unknown
     // anyway, a private variable whose address reaches a call is not read back (privateValueAt), and a
-    // pointer read back from the bytes written in private memory is unknown (notePrivateStore, no pointer). No stored value: never benign.
+    // pointer read back from the bytes written in private memory is unknown (notePrivateStore, no
+    // pointer). No stored value: never benign.
     auto dst = pointer(call.getArgOperand(0));
     auto len = value(call.getArgOperand(2));
     if (!dst || !len || len->term.getSort().isBoolean())
@@ -317,10 +318,9 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
                       p->space == Space::Local ? m_epoch.first : m_epoch.second,
                       false,
                       what};
-      // Exact where a real execution can give these results (a guard, stated by stateCounterFacts once
-      // every write is known): a counter that starts open and is only counted.
-      // A work-group-scoped atomic on global memory: groups share the counter without atomicity between
-      // them, so which results two groups get is not a counting order.
+      // Exact where a real execution can give these results (a guard, stated by guardCounterResults): a
+      // counter that starts open and is only counted (openCounterCalls). Not a work-group-scoped atomic on
+      // global memory: groups share that counter without atomicity between them.
       c.exactWithGuard = m_s.openCounterCalls.count(&call) && !c.inLoop && p->object.isBitVectorValue() &&
                          p->how.exact() && m_reachHow[call.getParent()].exact() &&
                          (p->space == Space::Local || !c.groupScoped);

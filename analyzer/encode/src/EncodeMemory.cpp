@@ -408,7 +408,12 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
     return std::nullopt;
   std::uint64_t object = std::stoull(at.object.getBitVectorValue(10));
   auto alloca = m_privateAllocas.find(object);
-  if (alloca == m_privateAllocas.end() || !onlyLoadedAndStored(*alloca->second))
+  if (alloca == m_privateAllocas.end())
+    return std::nullopt;
+  auto followed = m_followedAllocas.find(alloca->second);
+  if (followed == m_followedAllocas.end())
+    followed = m_followedAllocas.emplace(alloca->second, onlyLoadedAndStored(*alloca->second)).first;
+  if (!followed->second)
     return std::nullopt;
   std::string where = placeOf(&load);
   cvc5::Sort sort = sortOf(load.getType());
@@ -594,10 +599,36 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   }
 }
 
+namespace {
+
+/// The offset lies in one of the (origin, size) ranges with room for `size` bytes.
+cvc5::Term insideRanges(TermFactory &tf, const std::vector<std::pair<std::uint64_t, std::uint64_t>> &ranges,
+                        const cvc5::Term &offset, unsigned size) {
+  cvc5::Term inside = tf.boolean(false);
+  for (const auto &[origin, bytes] : ranges)
+    if (bytes >= size)
+      inside = tf.lor(inside, tf.land(tf.ule(tf.constant(64, origin), offset),
+                                      tf.ule(offset, tf.constant(64, origin + bytes - size))));
+  return inside;
+}
+
+} // namespace
+
+cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits) {
+  bool little = m_s.launch.endianness == format::Endianness::Little;
+  cvc5::Term result;
+  for (unsigned i = 0; i < size; ++i) {
+    cvc5::Term byte = m_tf.op(cvc5::Kind::SELECT, {array, m_tf.add(offset, m_tf.constant(64, i))});
+    result = result.isNull() ? byte : little ? m_tf.concat(byte, result) : m_tf.concat(result, byte);
+  }
+  return m_tf.resize(result, bits, false);
+}
+
 SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr,
                                   bool wordwise) {
-  // Read-only buffers with captured bytes are read exactly; anything another work-item may write is an
-  // unknown (the adversarial abstraction), and so is private memory, which the encoder does not track.
+  // Read-only buffers with captured bytes are read exactly, read-only buffers without them through one open
+  // array (openContents); anything another work-item may write is an unknown (the adversarial abstraction),
+  // and so is private memory here (privateValueAt reads the variables it can follow).
   if (ptr.object.isBitVectorValue() && !type->isIntegerTy(1) && !type->isVectorTy()) {
     std::uint64_t object = std::stoull(ptr.object.getBitVectorValue(10));
     auto table = m_s.capturedTables.find(object);
@@ -606,12 +637,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
     if (wordwise && table != m_s.capturedTables.end()) {
       // Bytes outside the captured ones are open: reading them is out of bounds of every captured argument
       // (undefined), so a witness must read captured bytes only.
-      cvc5::Term inside = m_tf.boolean(false);
-      for (const auto &[origin, bytes] : m_s.capturedRanges[object])
-        if (bytes >= size)
-          inside = m_tf.lor(inside, m_tf.land(m_tf.ule(m_tf.constant(64, origin), ptr.offset),
-                                              m_tf.ule(ptr.offset, m_tf.constant(64, origin + bytes - size))));
-      guard(inst, m_tf.lnot(inside),
+      guard(inst, m_tf.lnot(insideRanges(m_tf, m_s.capturedRanges[object], ptr.offset, size)),
             "a read outside the captured bytes of " +
                 (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) + " at " +
                 placeOf(&inst));
@@ -642,25 +668,12 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
     }
     if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {
       // Memory nothing writes: both work-items read one array of open bytes.
-      if (open->second.ranges) {
-        cvc5::Term inside = m_tf.boolean(false);
-        for (const auto &[origin, bytes] : *open->second.ranges)
-          if (bytes >= size)
-            inside = m_tf.lor(inside, m_tf.land(m_tf.ule(m_tf.constant(64, origin), ptr.offset),
-                                                m_tf.ule(ptr.offset, m_tf.constant(64, origin + bytes - size))));
-        guard(inst, m_tf.lnot(inside),
+      if (open->second.ranges)
+        guard(inst, m_tf.lnot(insideRanges(m_tf, *open->second.ranges, ptr.offset, size)),
               "a read outside " + (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) +
                   " at " + placeOf(&inst));
-      }
-      bool little = m_s.launch.endianness == format::Endianness::Little;
-      cvc5::Term result;
-      for (unsigned i = 0; i < size; ++i) {
-        cvc5::Term byte =
-            m_tf.op(cvc5::Kind::SELECT, {open->second.array, m_tf.add(ptr.offset, m_tf.constant(64, i))});
-        result = result.isNull() ? byte : little ? m_tf.concat(byte, result) : m_tf.concat(result, byte);
-      }
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
-      SymValue read{m_tf.resize(result, bits, false), open->second.how & ptr.how};
+      SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
       if (read.how.exact()) {
         static const std::map<unsigned, const char *> kInt = {{8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};
         std::string spelling = type->isFloatTy() ? "float" : type->isDoubleTy() ? "double" : type->isHalfTy() ? "half"
@@ -673,16 +686,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       return read;
     }
     if (table != m_s.capturedTables.end()) {
-      unsigned bytes = size;
-      cvc5::Term result;
-      for (unsigned i = 0; i < bytes; ++i) {
-        cvc5::Term at = m_tf.add(ptr.offset, m_tf.constant(64, i));
-        cvc5::Term byte = m_tf.op(cvc5::Kind::SELECT, {table->second, at});
-        bool little = m_s.launch.endianness == format::Endianness::Little;
-        result = result.isNull() ? byte : little ? m_tf.concat(byte, result) : m_tf.concat(result, byte);
-      }
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
-      return SymValue{m_tf.resize(result, bits, false), ptr.how};
+      return SymValue{readBytes(table->second, ptr.offset, size, bits), ptr.how};
     }
   }
   const char *where = ptr.space == Space::Local      ? "local"

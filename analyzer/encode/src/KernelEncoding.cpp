@@ -361,6 +361,13 @@ void setUpSharedValues(EncodingState &s) {
   }
 }
 
+/// An array term (offset → byte) holding `bytes` at `origin` and onwards, over `base`.
+cvc5::Term storeBytes(TermFactory &tf, cvc5::Term base, std::uint64_t origin, const std::vector<unsigned char> &bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    base = tf.op(cvc5::Kind::STORE, {base, tf.constant(64, origin + i), tf.constant(8, bytes[i])});
+  return base;
+}
+
 /// Whether the launch gives no bytes for memory object `object`: local memory (never initialised) or a
 /// buffer whose capture has no data (SPEC §5: its contents are open).
 bool contentsOpen(const EncodingState &s, std::uint64_t object) {
@@ -393,18 +400,17 @@ void setUpReadOnlyTables(EncodingState &s) {
       if (auto it = s.sharedPointers.find(root); it != s.sharedPointers.end() && it->second.object.isBitVectorValue())
         writersOf[std::stoull(it->second.object.getBitVectorValue(10))].push_back(inst);
   }
-  if (!unknownWriter)
-    for (const auto &[object, writers] : writersOf)
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(writers.front());
-          call && call->getCalledFunction() && std::all_of(writers.begin(), writers.end(), [&](auto *w) { return w == call; }) &&
-          counterStep(*call, model::classifyBuiltin(*call->getCalledFunction())) && contentsOpen(s, object))
-        s.openCounterCalls.insert(call);
   if (unknownWriter) {
     s.anyObjectMayBeWritten = true;
     return;
   }
-  for (const auto &[object, writers] : writersOf)
+  for (const auto &[object, writers] : writersOf) {
     s.writtenObjects.insert(object);
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(writers.front());
+        call && call->getCalledFunction() && std::all_of(writers.begin(), writers.end(), [&](auto *w) { return w == call; }) &&
+        counterStep(*call, model::classifyBuiltin(*call->getCalledFunction())) && contentsOpen(s, object))
+      s.openCounterCalls.insert(call);
+  }
   TermFactory &tf = s.tf;
   cvc5::Sort array = s.solver.mkArraySort(tf.bv(64), tf.bv(8));
   // Program-scope `constant` variables (OpenCL 1.2 §6.5.3: initialised at compile time, read-only): their
@@ -430,10 +436,7 @@ void setUpReadOnlyTables(EncodingState &s) {
     if (!known)
       continue; // an initialiser the folder cannot read bytewise (an address): its values stay open
     std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
-    cvc5::Term table = tf.fresh(array, "constant_" + std::to_string(object));
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-      table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, i), tf.constant(8, bytes[i])});
-    s.capturedTables[object] = table;
+    s.capturedTables[object] = storeBytes(tf, tf.fresh(array, "constant_" + std::to_string(object)), 0, bytes);
     s.capturedRanges[object].push_back({0, bytes.size()});
     s.capturedBytes[object] = {0, std::move(bytes)};
   }
@@ -447,10 +450,8 @@ void setUpReadOnlyTables(EncodingState &s) {
       // its bytes (SPEC §3: the scalar value is the struct's bytes in the device's order).
       const std::vector<std::uint8_t> &bytes = *fact.bytes; // in memory order (ScalarCodec)
       std::uint64_t object = std::stoull(s.sharedPointers[&arg].object.getBitVectorValue(10));
-      cvc5::Term table = tf.fresh(array, "byval_" + std::to_string(no));
-      for (std::size_t i = 0; i < bytes.size(); ++i)
-        table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, i), tf.constant(8, bytes[i])});
-      s.capturedTables[object] = table;
+      s.capturedTables[object] =
+          storeBytes(tf, tf.fresh(array, "byval_" + std::to_string(no)), 0, {bytes.begin(), bytes.end()});
       s.capturedRanges[object].push_back({0, bytes.size()});
       continue;
     }
@@ -465,20 +466,17 @@ void setUpReadOnlyTables(EncodingState &s) {
         raw->second.second.size() == *fact.size)
       continue;
     std::ifstream in(*fact.data, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && !in.good())
       continue;
     // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
     cvc5::Term table = more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-      table = tf.op(cvc5::Kind::STORE, {table, tf.constant(64, fact.origin + i),
-                                        tf.constant(8, static_cast<unsigned char>(bytes[i]))});
-    s.capturedTables[fact.root] = table;
+    s.capturedTables[fact.root] = storeBytes(tf, table, fact.origin, bytes);
     s.capturedRanges[fact.root].push_back({fact.origin, bytes.size()});
     if (more)
       s.capturedBytes.erase(fact.root);
     else
-      s.capturedBytes[fact.root] = {fact.origin, std::vector<unsigned char>(bytes.begin(), bytes.end())};
+      s.capturedBytes[fact.root] = {fact.origin, std::move(bytes)};
   }
   // Read-only global and constant buffers the tables above do not cover: open contents, one array for both
   // work-items (EncodingState::openContents).

@@ -95,6 +95,8 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
+  cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
   /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
   /// objectAddresses) plus its offset. Inexact (`why`): addresses are the driver's choice.
   SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);
@@ -167,6 +169,7 @@ private:
   std::vector<PrivateStore> m_privateStores;
   std::map<std::uint64_t, std::uint64_t> m_privateBytes; ///< private object (alloca) → its size in bytes
   std::map<std::uint64_t, const llvm::AllocaInst *> m_privateAllocas; ///< private object → its alloca
+  std::map<const llvm::AllocaInst *, bool> m_followedAllocas; ///< onlyLoadedAndStored, once per variable
   /// The async copies encoded so far: each copy's bit, the event it belongs to (the bit of the copy that
   /// started the event: a copy given an event joins it) and its reach. A wait completes the copies of the
   /// events it names that were issued before it.
