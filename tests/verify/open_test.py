@@ -4,7 +4,8 @@
 Each kernel of tests/verify/open/ is verified with its captured values (every one is race-free there), then
 with --open=scalars (strided_*) or --open=data (indexed_*): the racy one of each pair is not verified, and for
 scalars the witness names the value that races (stride = 0), for data the contents it read (idx[14] = 7 and
-idx[15] = 7: memory nothing writes is one array of open bytes for both work-items); the fixed one stays
+idx[15] = 7: memory nothing writes is one array of open bytes for both work-items; for a struct passed by
+value, its members: shape.width = 12 and shape.pitch = 2); the fixed one stays
 `verified`. --open=sizes is refused with a clear command-line error.
 
     open_test.py VERIFY
@@ -23,6 +24,9 @@ import run_kernel  # noqa: E402
 CASES = {
     "strided_store_race.cl": ("scalars", "defects", "with stride = 0"),
     "strided_store_fixed.cl": ("scalars", "verified", None),
+    # A struct passed by value: the witness names its members (debug info).
+    "struct_pitch_race.cl": ("scalars", "defects", "and shape.pitch = "),
+    "struct_pitch_fixed.cl": ("scalars", "verified", None),
     # A race through values read from open contents: the witness names two equal entries of idx.
     "indexed_store_race.cl": ("data", "defects", "with idx["),
     "indexed_store_fixed.cl": ("data", "verified", None),

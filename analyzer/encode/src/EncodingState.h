@@ -149,6 +149,8 @@ struct EncodingState {
     cvc5::Term array;
     Exactness how;
     std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;
+    /// A struct passed by value: its members' names by byte offset (debug info), for the witness.
+    std::map<std::uint64_t, std::string> fields;
   };
   std::map<std::uint64_t, OpenContents> openContents;
   /// Reads of exactly open contents, for a witness to name the values it needs ("idx[3] = 0").
@@ -157,6 +159,7 @@ struct EncodingState {
     std::string type;    ///< an OpenCL C spelling of the value read ("int", "float"), for the literal
     unsigned elementBytes = 1;
     cvc5::Term reach, offset, value;
+    const std::map<std::uint64_t, std::string> *fields = nullptr; ///< OpenContents::fields, or null
   };
   std::array<std::vector<OpenRead>, 2> openReads;
   /// Where each memory object lies: object id (64-bit) → its address (64-bit), one open array for both

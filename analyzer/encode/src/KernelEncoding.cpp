@@ -9,6 +9,8 @@
 
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/InstIterator.h>
@@ -71,6 +73,28 @@ unsigned EncodingState::barrierFor(const llvm::Instruction *inst, unsigned fence
 }
 
 namespace {
+
+/// The top-level members of a struct passed by value, by byte offset, from the kernel's debug info
+/// (empty without it).
+std::map<std::uint64_t, std::string> memberNames(llvm::Argument &arg) {
+  std::map<std::uint64_t, std::string> names;
+  for (llvm::DbgDeclareInst *declare : llvm::FindDbgDeclareUses(&arg)) {
+    const llvm::DIType *type = declare->getVariable()->getType();
+    while (const auto *derived = llvm::dyn_cast_or_null<llvm::DIDerivedType>(type)) {
+      unsigned tag = derived->getTag();
+      if (tag != llvm::dwarf::DW_TAG_typedef && tag != llvm::dwarf::DW_TAG_const_type &&
+          tag != llvm::dwarf::DW_TAG_volatile_type)
+        break;
+      type = derived->getBaseType();
+    }
+    if (const auto *composite = llvm::dyn_cast_or_null<llvm::DICompositeType>(type))
+      for (const llvm::DINode *element : composite->getElements())
+        if (const auto *member = llvm::dyn_cast<llvm::DIDerivedType>(element);
+            member && member->getTag() == llvm::dwarf::DW_TAG_member && !member->getName().empty())
+          names.emplace(member->getOffsetInBits() / 8, member->getName().str());
+  }
+  return names;
+}
 
 /// The argument's source name: the capture's, else the debug info's, else argN.
 std::string argumentName(const llvm::Argument &arg, const model::LaunchConfig &launch) {
@@ -455,6 +479,25 @@ void setUpReadOnlyTables(EncodingState &s) {
       s.capturedRanges[object].push_back({0, bytes.size()});
       continue;
     }
+    if (arg.hasByValAttr() && fact.kind == model::ArgumentFact::Kind::Scalar && !fact.bytes) {
+      // A struct passed by value without captured bytes (not captured, or opened by --open=scalars): any
+      // value is a real launch (SPEC §5), the same for every work-item. One open array that both read, so
+      // a witness names the fields it needs ("shape[1] = 8"); the kernel's own stores to its copy make the
+      // object written, and then its reads are open values as for any private variable.
+      auto shared = s.sharedPointers.find(&arg);
+      if (shared == s.sharedPointers.end() || !shared->second.object.isBitVectorValue())
+        continue;
+      std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
+      if (s.writtenObjects.count(object) || s.openContents.count(object))
+        continue;
+      std::uint64_t size = s.layout.getTypeAllocSize(arg.getParamByValType()).getFixedValue();
+      EncodingState::OpenContents open;
+      open.array = tf.fresh(array, "byval_" + argumentName(arg, s.launch));
+      open.ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, size}};
+      open.fields = memberNames(arg);
+      s.openContents[object] = std::move(open);
+      continue;
+    }
     if (fact.kind != model::ArgumentFact::Kind::Buffer || !fact.data || !fact.size ||
         *fact.size > s.options.maxCapturedTableBytes || s.writtenObjects.count(fact.root))
       continue;
@@ -740,8 +783,10 @@ OpenValues openValuesFromModel(EncodingState &s) {
       if (named.size() >= 8 || !reached.isBooleanValue() || !reached.getBooleanValue())
         continue;
       std::uint64_t offset = modelValue(s.solver, r.offset);
-      std::string name = r.name + (offset % r.elementBytes == 0 ? "[" + std::to_string(offset / r.elementBytes) + "]"
-                                                                 : " byte " + std::to_string(offset));
+      std::string name = r.fields && r.fields->count(offset) ? r.name + "." + r.fields->at(offset)
+                         : r.fields                          ? r.name + " byte " + std::to_string(offset)
+                         : offset % r.elementBytes == 0 ? r.name + "[" + std::to_string(offset / r.elementBytes) + "]"
+                                                        : r.name + " byte " + std::to_string(offset);
       cvc5::Term v = s.solver.getValue(r.value);
       if (!v.isBitVectorValue() || !named.insert(name).second)
         continue;
