@@ -15,6 +15,7 @@
 #include "clcapture/format/SidecarRepeats.h"
 
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -88,6 +89,14 @@ bool isIdentifier(std::string_view s) {
   return true;
 }
 
+/// What the file system says of each file a capture names, asked once per file however many records name
+/// it (a launch-heavy capture names one kernel file 64,000 times).
+struct FileFacts {
+  std::optional<std::string> problem; ///< containedFileProblem
+  std::optional<std::uintmax_t> size;
+};
+using FileChecks = std::map<std::string, FileFacts>;
+
 /// Reports diagnostics about one file (and, when set, one record of it).
 class Reporter {
 public:
@@ -110,6 +119,9 @@ public:
   const ReadOptions &options() const { return m_options; }
   const std::string &file() const { return m_file; }
   DiagnosticList &list() { return m_out; }
+  /// Where file checks are remembered across records (null: not remembered).
+  void setFileChecks(FileChecks *checks) { m_fileChecks = checks; }
+  FileChecks *fileChecks() const { return m_fileChecks; }
 
 private:
   void add(Severity severity, const std::string &key, std::string message) {
@@ -126,6 +138,7 @@ private:
   std::string m_file;
   const ReadOptions &m_options;
   std::optional<std::size_t> m_instantiation;
+  FileChecks *m_fileChecks = nullptr;
 };
 
 std::string join(const std::string &path, const std::string &key) {
@@ -445,17 +458,28 @@ void validateFile(const std::string &relative, const std::string &path, const fs
   }
   if (!baseDir || !r.options().checkFiles)
     return;
-  if (auto problem = containedFileProblem(*baseDir, relative)) {
-    r.error(path, *problem);
-    return;
+  FileFacts asked;
+  FileFacts *facts = &asked;
+  bool ask = true;
+  if (FileChecks *checks = r.fileChecks()) {
+    auto [it, inserted] = checks->try_emplace(relative);
+    facts = &it->second;
+    ask = inserted;
   }
-  if (expectedSize) {
+  if (ask) {
+    facts->problem = containedFileProblem(*baseDir, relative);
     std::error_code ec;
     auto actual = fs::file_size(*baseDir / relative, ec);
-    if (!ec && actual != *expectedSize)
-      r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(actual) +
-                        " bytes but size is " + std::to_string(*expectedSize));
+    if (!facts->problem && !ec)
+      facts->size = actual;
   }
+  if (facts->problem) {
+    r.error(path, *facts->problem);
+    return;
+  }
+  if (expectedSize && facts->size && *facts->size != *expectedSize)
+    r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(*facts->size) +
+                      " bytes but size is " + std::to_string(*expectedSize));
 }
 
 void validateArgument(const KernelArgument &arg, const std::string &path, const fs::path *baseDir,
@@ -483,10 +507,27 @@ void validateArgument(const KernelArgument &arg, const std::string &path, const 
 
 } // namespace
 
+namespace {
+
+void validateInstantiation(const Instantiation &inst, std::size_t index, std::string_view displayName,
+                           const ReadOptions &options, const fs::path *baseDir, DiagnosticList &out,
+                           FileChecks *checks);
+
+} // namespace
+
 void validateInstantiation(const Instantiation &inst, std::size_t index, std::string_view displayName,
                            const ReadOptions &options, const fs::path *baseDir, DiagnosticList &out) {
+  validateInstantiation(inst, index, displayName, options, baseDir, out, nullptr);
+}
+
+namespace {
+
+void validateInstantiation(const Instantiation &inst, std::size_t index, std::string_view displayName,
+                           const ReadOptions &options, const fs::path *baseDir, DiagnosticList &out,
+                           FileChecks *checks) {
   Reporter r(out, std::string(displayName), options);
   r.setInstantiation(index);
+  r.setFileChecks(checks);
   if (inst.language != "OpenCL")
     r.error("language", "expected \"OpenCL\", got " + inQuotes(inst.language));
   validateFile(inst.kernelFile, "kernel_file", baseDir, r);
@@ -511,11 +552,21 @@ void validateInstantiation(const Instantiation &inst, std::size_t index, std::st
   }
 }
 
-namespace {
+/// Called for each record (an element of the array at the record depth) as soon as the parser has it, in
+/// file order; the record is then dropped from the tree, so a file of 64,000 launches is never held as one
+/// tree (issue 13). `restart` is called before the text is parsed again (a cut-short file is parsed a
+/// second time, up to its last complete record): the records seen so far are to be forgotten.
+struct RecordStream {
+  std::function<void(Json &record)> record;
+  std::function<void()> restart;
+  /// The sidecar's records are the elements of its `launches` array; captures.json's, of the top array.
+  std::string underKey;
+};
 
 /// Parses `text`, recovering a cut-short file when allowed. Returns nullopt after reporting a fatal error.
+/// With `stream`, the records are handed to it instead of being kept in the returned tree.
 std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Reporter &r,
-                                  const ReadOptions &options, bool &truncated) {
+                                  const ReadOptions &options, bool &truncated, RecordStream *stream = nullptr) {
   truncated = false;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     if (options.recoverTruncated) {
@@ -527,14 +578,42 @@ std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Report
     r.error("", "file is empty");
     return std::nullopt;
   }
+  // nlohmann's depths: the top value is 0, its keys and elements 1, and so on; a record is a value at
+  // recordDepth (under `underKey` when there is one).
+  std::string key;
+  bool inRecords = false; // inside the array that holds the records
+  Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json &parsed) {
+    if (depth == recordDepth - 1) {
+      if (event == Json::parse_event_t::key)
+        key = parsed.get<std::string>();
+      else if (event == Json::parse_event_t::array_start)
+        inRecords = stream->underKey.empty() || key == stream->underKey;
+      else if (event == Json::parse_event_t::array_end)
+        inRecords = false;
+      return true;
+    }
+    bool whole = event == Json::parse_event_t::object_end || event == Json::parse_event_t::array_end ||
+                 event == Json::parse_event_t::value;
+    if (depth != recordDepth || !whole || !inRecords)
+      return true;
+    stream->record(parsed);
+    return false;
+  };
+  auto parse = [&](std::string_view json) {
+    key.clear();
+    inRecords = false;
+    return stream ? Json::parse(json.begin(), json.end(), callback) : Json::parse(json.begin(), json.end());
+  };
   try {
-    return Json::parse(text.begin(), text.end());
+    return parse(text);
   } catch (const Json::parse_error &e) {
     bool atEnd = e.byte >= text.size();
     if (atEnd && options.recoverTruncated) {
       if (auto recovered = recoverTruncatedJson(text, recordDepth)) {
         try {
-          Json j = Json::parse(recovered->text);
+          if (stream)
+            stream->restart();
+          Json j = parse(recovered->text);
           truncated = true;
           r.warning("", "file ends mid-record (the application was killed while writing); recovered the " +
                             std::to_string(recovered->records) + " complete record" +
@@ -546,6 +625,8 @@ std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Report
         }
       }
     }
+    if (stream)
+      stream->restart();
     auto [line, column] = lineColumn(text, e.byte == 0 ? 0 : e.byte - 1);
     Diagnostic d;
     d.file = r.file();
@@ -558,6 +639,8 @@ std::optional<Json> parseJsonText(std::string_view text, int recordDepth, Report
     r.list().add(std::move(d));
     return std::nullopt;
   } catch (const Json::exception &e) {
+    if (stream)
+      stream->restart();
     // e.g. out_of_range.406: a number too large even for a double. nlohmann gives no position here.
     std::string what = e.what();
     auto bracket = what.find("] ");
@@ -596,27 +679,45 @@ CaptureSet parseCaptures(std::string_view text, std::string_view displayName, co
   CaptureSet set;
   DiagnosticList list(options.maxErrors);
   Reporter r(list, std::string(displayName), options);
-  auto json = parseJsonText(text, 1, r, options, set.truncated);
-  if (json) {
+  // Records are converted as the parser completes them; their diagnostics wait in `records` until the
+  // parse is over, so that the file's own problems (a cut) come first and a failed parse leaves none.
+  DiagnosticList records(options.maxErrors);
+  Reporter recordReporter(records, std::string(displayName), options);
+  std::size_t count = 0;
+  FileChecks checks;
+  RecordStream stream;
+  stream.record = [&](Json &record) {
+    std::size_t i = count++;
+    if (records.full())
+      return;
+    recordReporter.setInstantiation(i);
+    Converter convert(recordReporter);
+    auto inst = convert.instantiation(record);
+    if (!inst)
+      return;
+    std::size_t before = records.errorCount();
+    validateInstantiation(*inst, i, displayName, options, baseDir, records, &checks);
+    if (records.errorCount() != before)
+      return;
+    set.instantiations.push_back(std::move(*inst));
+    set.indices.push_back(i);
+  };
+  stream.restart = [&] {
+    count = 0;
+    records = DiagnosticList(options.maxErrors);
+    set.instantiations.clear();
+    set.indices.clear();
+  };
+  if (auto json = parseJsonText(text, 1, r, options, set.truncated, &stream)) {
     if (!json->is_array()) {
+      stream.restart();
       r.error("", "expected an array of kernel instantiations, got " + describe(*json));
     } else {
-      set.recordCount = json->size();
-      for (std::size_t i = 0; i < json->size() && !list.full(); ++i) {
-        r.setInstantiation(i);
-        Converter convert(r);
-        auto inst = convert.instantiation((*json)[i]);
-        if (!inst)
-          continue;
-        std::size_t before = list.errorCount();
-        validateInstantiation(*inst, i, displayName, options, baseDir, list);
-        if (list.errorCount() != before)
-          continue;
-        set.instantiations.push_back(std::move(*inst));
-        set.indices.push_back(i);
-      }
+      set.recordCount = count;
     }
   }
+  for (Diagnostic &d : records.take())
+    list.add(std::move(d));
   set.diagnostics = list.take();
   return set;
 }
@@ -936,14 +1037,43 @@ SidecarSet parseSidecar(std::string_view text, std::string_view displayName, con
   SidecarSet set;
   DiagnosticList list(options.maxErrors);
   Reporter r(list, std::string(displayName), options);
-  if (auto json = parseJsonText(text, 2, r, options, set.truncated)) {
-    if (json->is_object())
-      if (auto launches = json->find("launches"); launches != json->end())
-        for (const RepeatProblem &p : expandRepeats(*launches))
-          r.error(p.path, p.message);
+  // Launch entries are expanded (repeats) and converted as the parser completes them: a launch-heavy
+  // capture's sidecar is small on disk but would expand to a tree of every launch's facts.
+  DiagnosticList records(options.maxErrors);
+  Reporter recordReporter(records, std::string(displayName), options);
+  std::optional<SidecarConverter> launchConverter(std::in_place, recordReporter);
+  std::optional<RepeatExpander> expander(std::in_place);
+  std::vector<LaunchFacts> launches;
+  std::size_t count = 0;
+  RecordStream stream;
+  stream.underKey = "launches";
+  stream.record = [&](Json &entry) {
+    std::size_t i = count++;
+    if (records.full())
+      return;
+    std::vector<RepeatProblem> problems;
+    expander->expand(entry, i, problems);
+    for (const RepeatProblem &p : problems)
+      recordReporter.error(p.path, p.message);
+    launches.push_back(launchConverter->launch(entry, at("launches", i)));
+  };
+  stream.restart = [&] {
+    count = 0;
+    records = DiagnosticList(options.maxErrors);
+    launchConverter.emplace(recordReporter);
+    expander.emplace();
+    launches.clear();
+  };
+  if (auto json = parseJsonText(text, 2, r, options, set.truncated, &stream)) {
     SidecarConverter convert(r);
     set.sidecar = convert.sidecar(*json);
+    if (set.sidecar && launchConverter->ok())
+      set.sidecar->launches = std::move(launches);
+    else
+      set.sidecar.reset();
   }
+  for (Diagnostic &d : records.take())
+    list.add(std::move(d));
   set.diagnostics = list.take();
   return set;
 }

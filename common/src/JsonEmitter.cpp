@@ -12,31 +12,33 @@ std::string scalarText(const Json &v) {
   return v.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-/// One-line form with ", " and ": " separators.
+/// Appends the one-line form (", " and ": " separators) to `out`; stops early and returns false once `out`
+/// would grow past `limit` characters (a large container is not laid out in full only to be found too wide:
+/// that made a 64,000-result report quadratic in its depth).
+bool inlineText(const Json &v, std::size_t limit, std::string &out) {
+  if (v.is_object() || v.is_array()) {
+    out += v.is_object() ? '{' : '[';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (!first)
+        out += ", ";
+      first = false;
+      if (v.is_object())
+        out += scalarText(Json(it.key())) + ": ";
+      if (out.size() > limit || !inlineText(it.value(), limit, out))
+        return false;
+    }
+    out += v.is_object() ? '}' : ']';
+  } else {
+    out += scalarText(v);
+  }
+  return out.size() <= limit;
+}
+
 std::string inlineText(const Json &v) {
-  if (v.is_object()) {
-    std::string s = "{";
-    bool first = true;
-    for (const auto &[key, member] : v.items()) {
-      if (!first)
-        s += ", ";
-      first = false;
-      s += scalarText(Json(key)) + ": " + inlineText(member);
-    }
-    return s + "}";
-  }
-  if (v.is_array()) {
-    std::string s = "[";
-    bool first = true;
-    for (const auto &element : v) {
-      if (!first)
-        s += ", ";
-      first = false;
-      s += inlineText(element);
-    }
-    return s + "]";
-  }
-  return scalarText(v);
+  std::string s;
+  inlineText(v, std::string::npos, s);
+  return s;
 }
 
 /// `column` is where the value starts on its first line (after the indentation and any `"key": `).
@@ -46,8 +48,8 @@ void emit(const Json &v, int indent, std::size_t column, std::string &out) {
     out += inlineText(v);
     return;
   }
-  std::string oneLine = inlineText(v);
-  if (column + oneLine.size() <= kJsonInlineWidth) {
+  std::string oneLine;
+  if (column <= kJsonInlineWidth && inlineText(v, kJsonInlineWidth - column, oneLine)) {
     out += oneLine;
     return;
   }

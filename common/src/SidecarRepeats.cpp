@@ -4,6 +4,8 @@
 
 #include "clcapture/format/CaptureWriter.h"
 
+#include <optional>
+
 
 namespace clcapture::format {
 
@@ -102,77 +104,75 @@ SidecarRepeats::Entry SidecarRepeats::entryFor(const LaunchFacts &f) {
   return e;
 }
 
-std::vector<RepeatProblem> expandRepeats(nlohmann::json &launches) {
-  std::vector<RepeatProblem> problems;
-  if (!launches.is_array())
-    return problems;
-  std::map<std::uint64_t, nlohmann::json> slots;
-  auto slotNumber = [&](const nlohmann::json &v, const std::string &path) -> std::optional<std::uint64_t> {
+void RepeatExpander::expand(nlohmann::json &entry, std::size_t position, std::vector<RepeatProblem> &problems) {
+  std::string path = "launches[" + std::to_string(position) + "]";
+  if (!entry.is_object())
+    return;
+  auto slotNumber = [&](const nlohmann::json &v, const std::string &where) -> std::optional<std::uint64_t> {
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= kMaxRepeatSlot) {
-      problems.push_back({path, "expected a slot number below " + std::to_string(kMaxRepeatSlot) + ", got " +
-                                    v.dump()});
+      problems.push_back({where, "expected a slot number below " + std::to_string(kMaxRepeatSlot) + ", got " +
+                                     v.dump()});
       return std::nullopt;
     }
     return v.get<std::uint64_t>();
   };
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    nlohmann::json &entry = launches[i];
-    std::string path = "launches[" + std::to_string(i) + "]";
-    if (!entry.is_object())
-      continue;
-    if (entry.contains("slot") && entry.contains("like")) {
-      problems.push_back({path + ".like", "an entry is either a full entry (slot) or a repeat (like), not both"});
-      continue;
-    }
-    if (auto it = entry.find("slot"); it != entry.end()) {
-      auto slot = slotNumber(*it, path + ".slot");
-      entry.erase("slot");
-      if (slot)
-        slots[*slot] = entry;
-      continue;
-    }
-    auto like = entry.find("like");
-    if (like == entry.end())
-      continue;
-    auto slot = slotNumber(*like, path + ".like");
-    if (!slot)
-      continue;
-    auto base = slots.find(*slot);
-    if (base == slots.end()) {
-      problems.push_back({path + ".like", "slot " + std::to_string(*slot) + " was not filled by an earlier entry"});
-      continue;
-    }
-    nlohmann::json expanded = base->second;
-    bool ok = true;
-    for (auto &[key, value] : entry.items()) {
-      if (key == "like")
-        continue;
-      if (key == "arguments" && value.is_array()) {
-        const nlohmann::json &had = expanded["arguments"];
-        nlohmann::json args = nlohmann::json::array();
-        for (std::size_t k = 0; k < value.size(); ++k) {
-          if (value[k] != "same") {
-            args.push_back(value[k]);
-          } else if (had.is_array() && had.size() == value.size()) {
-            args.push_back(had[k]);
-          } else {
-            problems.push_back({path + ".arguments[" + std::to_string(k) + "]",
-                                "\"same\" needs the slot's arguments to have as many entries (" +
-                                    std::to_string(value.size()) + ")"});
-            ok = false;
-            break;
-          }
-        }
-        expanded["arguments"] = std::move(args);
-        continue;
-      }
-      expanded[key] = value;
-    }
-    if (!ok)
-      continue;
-    base->second = expanded;
-    entry = std::move(expanded);
+  if (entry.contains("slot") && entry.contains("like")) {
+    problems.push_back({path + ".like", "an entry is either a full entry (slot) or a repeat (like), not both"});
+    return;
   }
+  if (auto it = entry.find("slot"); it != entry.end()) {
+    auto slot = slotNumber(*it, path + ".slot");
+    entry.erase("slot");
+    if (slot)
+      m_slots[*slot] = entry;
+    return;
+  }
+  auto like = entry.find("like");
+  if (like == entry.end())
+    return;
+  auto slot = slotNumber(*like, path + ".like");
+  if (!slot)
+    return;
+  auto base = m_slots.find(*slot);
+  if (base == m_slots.end()) {
+    problems.push_back({path + ".like", "slot " + std::to_string(*slot) + " was not filled by an earlier entry"});
+    return;
+  }
+  // The slot becomes this launch's facts in place (one copy per repeat, into the entry): on a problem
+  // nothing changes.
+  nlohmann::json &facts = base->second;
+  std::optional<nlohmann::json> args;
+  if (auto given = entry.find("arguments"); given != entry.end() && given->is_array()) {
+    const nlohmann::json *had = facts.contains("arguments") ? &facts["arguments"] : nullptr;
+    args = nlohmann::json::array();
+    for (std::size_t k = 0; k < given->size(); ++k) {
+      if ((*given)[k] != "same") {
+        args->push_back(std::move((*given)[k]));
+      } else if (had && had->is_array() && had->size() == given->size()) {
+        args->push_back((*had)[k]);
+      } else {
+        problems.push_back({path + ".arguments[" + std::to_string(k) + "]",
+                            "\"same\" needs the slot's arguments to have as many entries (" +
+                                std::to_string(given->size()) + ")"});
+        return;
+      }
+    }
+  }
+  for (auto &[key, value] : entry.items()) {
+    if (key == "like")
+      continue;
+    facts[key] = key == "arguments" && args ? std::move(*args) : std::move(value);
+  }
+  entry = facts;
+}
+
+std::vector<RepeatProblem> expandRepeats(nlohmann::json &launches) {
+  std::vector<RepeatProblem> problems;
+  if (!launches.is_array())
+    return problems;
+  RepeatExpander expander;
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    expander.expand(launches[i], i, problems);
   return problems;
 }
 

@@ -4,7 +4,11 @@
 
 #include "clcapture/format/BlobStore.h"
 
+#include <algorithm>
+#include <ctime>
 #include <fstream>
+#include <sstream>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 #include <variant>
 #include <vector>
@@ -14,6 +18,52 @@ namespace clcapture::verify {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
+namespace {
+
+/// Files changed this recently may change again without a new time stamp (coarse file-system clocks).
+constexpr std::int64_t kRacyNanoseconds = 2'000'000'000;
+
+std::int64_t nanoseconds(const struct timespec &t) {
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
+/// "<checksum>\t<rest>": the XXH3-64 of the rest, so a damaged line is recognised.
+std::string withChecksum(const std::string &rest) {
+  return format::contentHash64(rest.data(), rest.size()) + "\t" + rest;
+}
+
+} // namespace
+
+FileHashCache::FileHashCache(fs::path store) : m_store(std::move(store)) {
+  std::ifstream in(*m_store);
+  std::string line;
+  while (std::getline(in, line)) {
+    // checksum, hash, device, inode, size, modified, changed, path
+    std::size_t tab = line.find('\t');
+    if (tab == std::string::npos || withChecksum(line.substr(tab + 1)) != line) {
+      m_dirty = true; // rewritten without the damaged line
+      continue;
+    }
+    std::istringstream fields(line.substr(tab + 1));
+    Stored s;
+    std::string path;
+    if (!(fields >> s.hash >> s.stamp.device >> s.stamp.inode >> s.stamp.size >> s.stamp.modified >>
+          s.stamp.changed) ||
+        fields.get() != '\t' || !std::getline(fields, path) || path.empty() || s.hash.size() != 32) {
+      m_dirty = true;
+      continue;
+    }
+    m_stored[path] = std::move(s);
+  }
+}
+
+fs::path FileHashCache::storeFor(const fs::path &cacheFolder, const fs::path &captureDir) {
+  std::error_code ec;
+  fs::path canonical = fs::canonical(captureDir, ec);
+  std::string name = (ec ? fs::absolute(captureDir, ec) : canonical).lexically_normal().string();
+  return cacheFolder / "file-hashes" / (format::contentHash64(name.data(), name.size()) + ".tsv");
+}
+
 std::string FileHashCache::hashOf(const fs::path &file) {
   std::string name = file.lexically_normal().string();
   {
@@ -22,21 +72,63 @@ std::string FileHashCache::hashOf(const fs::path &file) {
     if (it != m_hashes.end())
       return it->second;
   }
+  struct stat st {};
+  bool stamped = m_store && ::stat(file.c_str(), &st) == 0;
+  Stamp stamp{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+              static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim), nanoseconds(st.st_ctim)};
+  if (stamped) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto it = m_stored.find(name);
+    if (it != m_stored.end() && it->second.stamp == stamp) {
+      ++m_reused;
+      m_hashes.emplace(name, it->second.hash);
+      return it->second.hash;
+    }
+  }
   // One read into a buffer of the file's size: data files run to hundreds of MB, and a stringstream
   // copied each of them three times (16 % of verifying Boost.Compute's monte_carlo capture was memmove).
   std::string hash = "unreadable:" + name;
   std::error_code ec;
   auto size = fs::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
+  bool read = false;
   if (!ec && in) {
     std::vector<char> bytes(static_cast<std::size_t>(size));
     in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (static_cast<std::uintmax_t>(in.gcount()) == size && in.peek() == std::ifstream::traits_type::eof())
+    if (static_cast<std::uintmax_t>(in.gcount()) == size && in.peek() == std::ifstream::traits_type::eof()) {
       hash = format::contentHash128(bytes.data(), bytes.size());
+      read = true;
+    }
   }
   std::lock_guard<std::mutex> lock(m_mutex);
   m_hashes.emplace(name, hash);
+  struct timespec now {};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  if (stamped && read && stamp.size == size &&
+      nanoseconds(now) - std::max(stamp.modified, stamp.changed) >= kRacyNanoseconds) {
+    m_stored[name] = Stored{stamp, hash};
+    m_dirty = true;
+  }
   return hash;
+}
+
+void FileHashCache::save() {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  if (!m_store || !m_dirty)
+    return;
+  std::string text;
+  for (const auto &[path, s] : m_stored) {
+    if (path.find('\n') != std::string::npos)
+      continue;
+    std::ostringstream rest;
+    rest << s.hash << ' ' << s.stamp.device << ' ' << s.stamp.inode << ' ' << s.stamp.size << ' '
+         << s.stamp.modified << ' ' << s.stamp.changed << '\t' << path;
+    text += withChecksum(rest.str()) + '\n';
+  }
+  std::error_code ec;
+  fs::create_directories(m_store->parent_path(), ec);
+  if (!ec && format::writeFileAtomically(*m_store, text.data(), text.size()))
+    m_dirty = false;
 }
 
 namespace {

@@ -174,8 +174,12 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
                                                        pipeline::InstantiationAnalyzer &analyzer,
                                                        const VerifyOptions &options, std::ostream *progress) {
   // Identical instantiations: the first (lowest index) is analysed, the others copy its result.
-  FileHashCache hashes;
   fs::path captureDir = captureDirOf(capture.capturesPath);
+  // Hashes of data files outlive the run with the verdicts (not for an archive: its folder is temporary).
+  bool keepHashes = options.cacheDir && !options.dumpIrDir && !options.dumpSmt2Dir &&
+                    !archive::looksLikeArchive(options.captures);
+  FileHashCache hashes = keepHashes ? FileHashCache(FileHashCache::storeFor(*options.cacheDir, captureDir))
+                                    : FileHashCache();
   std::vector<std::size_t> distinct;                                // slots to analyse
   std::vector<std::optional<std::size_t>> copyOf(positions.size()); // slot -> slot it copies
   std::map<std::string, std::size_t> firstWithKey;
@@ -275,6 +279,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
     shown.done();
   });
   shown.finish();
+  hashes.save();
   if (cache) {
     cache->prune();
     if (progress && cache->hits() > 0)

@@ -66,8 +66,19 @@ struct RepeatProblem {
   std::string message;
 };
 
-/// Reader side: replaces every repeat entry of the sidecar's `launches` array by the full entry it stands for
-/// and drops the `slot` keys. Entries that are not objects are left for the reader to report.
+/// Reader side, one entry at a time in file order (a streaming reader holds only the slots, never the whole
+/// array): replaces a repeat entry by the full entry it stands for and drops the `slot` key. Entries that are
+/// not objects are left for the reader to report.
+class RepeatExpander {
+public:
+  /// Expands `entry`, the sidecar's launches[`position`]; problems are appended to `problems`.
+  void expand(nlohmann::json &entry, std::size_t position, std::vector<RepeatProblem> &problems);
+
+private:
+  std::map<std::uint64_t, nlohmann::json> m_slots;
+};
+
+/// The whole `launches` array at once (RepeatExpander over each entry).
 std::vector<RepeatProblem> expandRepeats(nlohmann::json &launches);
 
 } // namespace clcapture::format

@@ -15,22 +15,60 @@
 #include "clcapture/format/Instantiation.h"
 #include "clcapture/format/Sidecar.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace clcapture::verify {
 
 /// Content hashes of capture files, each file read once however many instantiations name it.
+///
+/// With a store file, hashes also outlive the run (issue 13: verifying a 4.3 GB capture again must not read
+/// it again). A stored hash is used only while the file's device, inode, size, modification and change
+/// times (nanoseconds) are what they were when it was hashed, as git trusts its index; a file changed
+/// within 2 s of its hashing is never stored (its next change could keep the same times). Each line
+/// carries its own checksum: a damaged line is ignored and the file rewritten, never trusted.
 class FileHashCache {
 public:
+  FileHashCache() = default;
+  /// Hashes stored in (and saved to) `store`; a missing or unreadable file starts empty.
+  explicit FileHashCache(std::filesystem::path store);
+
   /// XXH3-128 of the file's bytes, or "unreadable:<path>" (distinct per path) when it cannot be read.
   std::string hashOf(const std::filesystem::path &file);
 
+  /// Writes the store (atomically) when this run hashed a file it did not hold; errors are ignored.
+  void save();
+
+  /// Files whose hash came from the store without reading them (for tests and the progress line).
+  std::size_t reused() const { return m_reused; }
+
+  /// The store file for the capture folder `captureDir` under the verdict cache folder.
+  static std::filesystem::path storeFor(const std::filesystem::path &cacheFolder,
+                                        const std::filesystem::path &captureDir);
+
 private:
+  struct Stamp {
+    std::uint64_t device = 0, inode = 0, size = 0;
+    std::int64_t modified = 0, changed = 0; ///< nanoseconds since the epoch
+    bool operator==(const Stamp &o) const {
+      return device == o.device && inode == o.inode && size == o.size && modified == o.modified &&
+             changed == o.changed;
+    }
+  };
+  struct Stored {
+    Stamp stamp;
+    std::string hash;
+  };
   std::mutex m_mutex;
   std::map<std::string, std::string> m_hashes;
+  std::optional<std::filesystem::path> m_store;
+  std::map<std::string, Stored> m_stored;
+  bool m_dirty = false;
+  std::size_t m_reused = 0;
 };
 
 /// Equal keys ⇔ the analysis would see the same input (see the file comment).
