@@ -20,9 +20,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-/// Files changed this recently may change again without a new time stamp (coarse file-system clocks).
-constexpr std::int64_t kRacyNanoseconds = 2'000'000'000;
-
 std::int64_t nanoseconds(const struct timespec &t) {
   return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
@@ -34,7 +31,8 @@ std::string withChecksum(const std::string &rest) {
 
 } // namespace
 
-FileHashCache::FileHashCache(fs::path store) : m_store(std::move(store)) {
+FileHashCache::FileHashCache(fs::path store, std::int64_t racyNanoseconds)
+    : m_store(std::move(store)), m_racy(racyNanoseconds) {
   std::ifstream in(*m_store);
   std::string line;
   while (std::getline(in, line)) {
@@ -105,7 +103,7 @@ std::string FileHashCache::hashOf(const fs::path &file) {
   struct timespec now {};
   ::clock_gettime(CLOCK_REALTIME, &now);
   if (stamped && read && stamp.size == size &&
-      nanoseconds(now) - std::max(stamp.modified, stamp.changed) >= kRacyNanoseconds) {
+      nanoseconds(now) - std::max(stamp.modified, stamp.changed) >= m_racy) {
     m_stored[name] = Stored{stamp, hash};
     m_dirty = true;
   }

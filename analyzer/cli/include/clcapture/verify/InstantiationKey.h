@@ -34,8 +34,12 @@ namespace clcapture::verify {
 class FileHashCache {
 public:
   FileHashCache() = default;
-  /// Hashes stored in (and saved to) `store`; a missing or unreadable file starts empty.
-  explicit FileHashCache(std::filesystem::path store);
+  /// Files changed this recently may change again without a new time stamp (coarse file-system clocks).
+  static constexpr std::int64_t kRacyNanoseconds = 2'000'000'000;
+
+  /// Hashes stored in (and saved to) `store`; a missing or unreadable file starts empty. `racyNanoseconds`:
+  /// how long after its last change a file's hash may be stored (tests use 0).
+  explicit FileHashCache(std::filesystem::path store, std::int64_t racyNanoseconds = kRacyNanoseconds);
 
   /// XXH3-128 of the file's bytes, or "unreadable:<path>" (distinct per path) when it cannot be read.
   std::string hashOf(const std::filesystem::path &file);
@@ -67,6 +71,7 @@ private:
   std::map<std::string, std::string> m_hashes;
   std::optional<std::filesystem::path> m_store;
   std::map<std::string, Stored> m_stored;
+  std::int64_t m_racy = kRacyNanoseconds;
   bool m_dirty = false;
   std::size_t m_reused = 0;
 };
