@@ -16,6 +16,7 @@
 
 #include <fstream>
 #include <functional>
+#include <future>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -1047,18 +1048,37 @@ SidecarSet parseSidecar(std::string_view text, std::string_view displayName, con
   std::size_t count = 0;
   RecordStream stream;
   stream.underKey = "launches";
+  // Each slot's facts as converted last: a repeat that changes only the numbers is a copy with new numbers
+  // (64,000 launches of a loop are then never expanded and converted one by one).
+  std::map<std::uint64_t, LaunchFacts> slotFacts;
   stream.record = [&](Json &entry) {
     std::size_t i = count++;
     if (records.full())
       return;
+    if (auto slot = expander->renumber(entry)) {
+      if (auto known = slotFacts.find(*slot); known != slotFacts.end()) {
+        LaunchFacts &f = known->second;
+        f.launch = entry["launch"].get<std::uint64_t>();
+        if (f.instantiation)
+          f.instantiation = entry["instantiation"].get<std::uint64_t>();
+        launches.push_back(f);
+        return;
+      }
+    }
     std::vector<RepeatProblem> problems;
-    expander->expand(entry, i, problems);
+    auto slot = expander->expand(entry, i, problems);
     for (const RepeatProblem &p : problems)
       recordReporter.error(p.path, p.message);
+    std::size_t errors = records.errorCount();
     launches.push_back(launchConverter->launch(entry, at("launches", i)));
+    if (slot && problems.empty() && records.errorCount() == errors)
+      slotFacts[*slot] = launches.back();
+    else if (slot)
+      slotFacts.erase(*slot);
   };
   stream.restart = [&] {
     count = 0;
+    slotFacts.clear();
     records = DiagnosticList(options.maxErrors);
     launchConverter.emplace(recordReporter);
     expander.emplace();
@@ -1112,15 +1132,20 @@ const LaunchFacts *Capture::factsFor(std::size_t k) const {
 Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
   Capture c;
   c.capturesPath = capturesPath;
+  fs::path metaPath = sidecarPathFor(capturesPath);
+  std::error_code ec;
+  bool hasSidecar = fs::exists(metaPath, ec); // a capture from another tool (or GPUVerify's own) has none
+  // The two files are independent until the cross-check below: with threads, the sidecar is read beside.
+  std::future<SidecarSet> sidecarRead;
+  if (hasSidecar && options.threads > 1)
+    sidecarRead = std::async(std::launch::async, [&] { return readSidecarFile(metaPath, options); });
   c.captures = readCapturesFile(capturesPath, options);
   c.diagnostics = c.captures.diagnostics;
   c.launchIndex.assign(c.captures.instantiations.size(), std::nullopt);
 
-  fs::path metaPath = sidecarPathFor(capturesPath);
-  std::error_code ec;
-  if (!fs::exists(metaPath, ec))
-    return c; // a capture from another tool (or GPUVerify's own) has no sidecar
-  SidecarSet meta = readSidecarFile(metaPath, options);
+  if (!hasSidecar)
+    return c;
+  SidecarSet meta = sidecarRead.valid() ? sidecarRead.get() : readSidecarFile(metaPath, options);
   c.diagnostics.insert(c.diagnostics.end(), meta.diagnostics.begin(), meta.diagnostics.end());
   if (!meta.sidecar)
     return c;

@@ -104,10 +104,33 @@ SidecarRepeats::Entry SidecarRepeats::entryFor(const LaunchFacts &f) {
   return e;
 }
 
-void RepeatExpander::expand(nlohmann::json &entry, std::size_t position, std::vector<RepeatProblem> &problems) {
+std::optional<std::uint64_t> RepeatExpander::renumber(const nlohmann::json &entry) {
+  if (!entry.is_object() || entry.size() > 3)
+    return std::nullopt;
+  auto like = entry.find("like");
+  auto launch = entry.find("launch");
+  auto instantiation = entry.find("instantiation");
+  if (like == entry.end() || launch == entry.end() || !like->is_number_unsigned() ||
+      !launch->is_number_unsigned() || (instantiation != entry.end() && !instantiation->is_number_unsigned()) ||
+      entry.size() != (instantiation == entry.end() ? 2u : 3u))
+    return std::nullopt;
+  auto slot = m_slots.find(like->get<std::uint64_t>());
+  if (slot == m_slots.end() || !slot->second.is_object())
+    return std::nullopt;
+  // The slot's own entry must have the same keys for the result to be the same as expand()'s.
+  if (slot->second.contains("instantiation") != (instantiation != entry.end()))
+    return std::nullopt;
+  slot->second["launch"] = *launch;
+  if (instantiation != entry.end())
+    slot->second["instantiation"] = *instantiation;
+  return slot->first;
+}
+
+std::optional<std::uint64_t> RepeatExpander::expand(nlohmann::json &entry, std::size_t position,
+                                                    std::vector<RepeatProblem> &problems) {
   std::string path = "launches[" + std::to_string(position) + "]";
   if (!entry.is_object())
-    return;
+    return std::nullopt;
   auto slotNumber = [&](const nlohmann::json &v, const std::string &where) -> std::optional<std::uint64_t> {
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= kMaxRepeatSlot) {
       problems.push_back({where, "expected a slot number below " + std::to_string(kMaxRepeatSlot) + ", got " +
@@ -118,25 +141,25 @@ void RepeatExpander::expand(nlohmann::json &entry, std::size_t position, std::ve
   };
   if (entry.contains("slot") && entry.contains("like")) {
     problems.push_back({path + ".like", "an entry is either a full entry (slot) or a repeat (like), not both"});
-    return;
+    return std::nullopt;
   }
   if (auto it = entry.find("slot"); it != entry.end()) {
     auto slot = slotNumber(*it, path + ".slot");
     entry.erase("slot");
     if (slot)
       m_slots[*slot] = entry;
-    return;
+    return slot;
   }
   auto like = entry.find("like");
   if (like == entry.end())
-    return;
+    return std::nullopt;
   auto slot = slotNumber(*like, path + ".like");
   if (!slot)
-    return;
+    return std::nullopt;
   auto base = m_slots.find(*slot);
   if (base == m_slots.end()) {
     problems.push_back({path + ".like", "slot " + std::to_string(*slot) + " was not filled by an earlier entry"});
-    return;
+    return std::nullopt;
   }
   // The slot becomes this launch's facts in place (one copy per repeat, into the entry): on a problem
   // nothing changes.
@@ -154,7 +177,7 @@ void RepeatExpander::expand(nlohmann::json &entry, std::size_t position, std::ve
         problems.push_back({path + ".arguments[" + std::to_string(k) + "]",
                             "\"same\" needs the slot's arguments to have as many entries (" +
                                 std::to_string(given->size()) + ")"});
-        return;
+        return std::nullopt;
       }
     }
   }
@@ -164,6 +187,7 @@ void RepeatExpander::expand(nlohmann::json &entry, std::size_t position, std::ve
     facts[key] = key == "arguments" && args ? std::move(*args) : std::move(value);
   }
   entry = facts;
+  return base->first;
 }
 
 std::vector<RepeatProblem> expandRepeats(nlohmann::json &launches) {

@@ -9,14 +9,14 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
-#include <nlohmann/json.hpp>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 namespace clcapture::verify {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 namespace {
 
@@ -131,63 +131,159 @@ void FileHashCache::save() {
 
 namespace {
 
-template <typename T> Json optionalJson(const std::optional<T> &v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
-Json argumentKey(const format::KernelArgument &arg, const fs::path &captureDir, FileHashCache &hashes) {
-  if (const auto *s = std::get_if<format::ScalarArgument>(&arg))
-    return Json::array({"scalar", optionalJson(s->value)});
-  if (const auto *a = std::get_if<format::ArrayArgument>(&arg)) {
-    Json space = a->addressSpace ? Json(format::toString(*a->addressSpace)) : Json(nullptr);
-    Json data = a->data ? Json(hashes.hashOf(captureDir / *a->data)) : Json(nullptr);
-    return Json::array({"array", optionalJson(a->size), space, optionalJson(a->flags), data});
+/// Appends fields to a key: strings length-prefixed, numbers decimal, each field closed by ';', so that
+/// distinct field lists give distinct keys without escaping (and without a JSON tree per launch: 64,000
+/// launches each built two).
+class KeyWriter {
+public:
+  KeyWriter &text(std::string_view s) {
+    m_key += std::to_string(s.size());
+    m_key += ':';
+    m_key += s;
+    m_key += ';';
+    return *this;
   }
-  if (std::holds_alternative<format::ImageArgument>(arg))
-    return Json::array({"image"});
-  return Json::array({"sampler"});
+  KeyWriter &number(std::uint64_t n) {
+    m_key += std::to_string(n);
+    m_key += ';';
+    return *this;
+  }
+  KeyWriter &none() {
+    m_key += "-;";
+    return *this;
+  }
+  template <typename T> KeyWriter &optional(const std::optional<T> &v) {
+    if (!v)
+      return none();
+    if constexpr (std::is_same_v<T, std::string>)
+      return text(*v);
+    else
+      return number(*v);
+  }
+  KeyWriter &dims(const format::Dims &d) {
+    m_key += '(';
+    for (std::uint64_t n : d)
+      number(n);
+    m_key += ')';
+    return *this;
+  }
+  KeyWriter &open(char c) {
+    m_key += c;
+    return *this;
+  }
+  std::string take() { return std::move(m_key); }
+
+private:
+  std::string m_key;
+};
+
+void argumentKey(KeyWriter &key, const format::KernelArgument &arg, const fs::path &captureDir,
+                 FileHashCache &hashes, bool withValues) {
+  if (const auto *s = std::get_if<format::ScalarArgument>(&arg)) {
+    key.text("scalar");
+    if (withValues)
+      key.optional(s->value);
+    else
+      key.none();
+  } else if (const auto *a = std::get_if<format::ArrayArgument>(&arg)) {
+    key.text("array").optional(a->size);
+    if (a->addressSpace)
+      key.text(format::toString(*a->addressSpace));
+    else
+      key.none();
+    if (a->flags) {
+      key.open('[');
+      for (const std::string &f : *a->flags)
+        key.text(f);
+      key.open(']');
+    } else {
+      key.none();
+    }
+    if (a->data && withValues)
+      key.text(hashes.hashOf(captureDir / *a->data));
+    else
+      key.none();
+  } else if (std::holds_alternative<format::ImageArgument>(arg)) {
+    key.text("image");
+  } else {
+    key.text("sampler");
+  }
 }
 
-Json factsKey(const format::LaunchFacts *facts) {
-  if (!facts)
-    return nullptr;
-  Json args = Json::array();
+void factsKey(KeyWriter &key, const format::LaunchFacts *facts, bool withValues) {
+  if (!facts) {
+    key.none();
+    return;
+  }
+  key.open('{');
+  key.text(format::toString(facts->programOrigin)).text(facts->buildOptions).text(facts->enqueueFunction);
+  key.number(facts->device.addressBits).text(format::toString(facts->device.endianness));
+  key.open('[');
   for (const format::ArgumentFacts &a : facts->arguments) {
-    args.push_back(
-        Json::array({a.index, format::toString(a.kind), optionalJson(a.name), optionalJson(a.typeName),
-                     optionalJson(a.addressQualifier), optionalJson(a.memFlags),
-                     a.subBuffer ? Json(a.subBuffer->origin) : Json(nullptr),
-                     a.svm ? Json(a.svm->offset) : Json(nullptr), optionalJson(a.dataSkipped)}));
+    key.number(a.index).text(format::toString(a.kind)).optional(a.name).optional(a.typeName);
+    key.optional(a.addressQualifier).optional(a.memFlags);
+    if (a.subBuffer)
+      key.number(a.subBuffer->origin);
+    else
+      key.none();
+    if (a.svm)
+      key.number(a.svm->offset);
+    else
+      key.none();
+    if (withValues) // only says why `data` is absent
+      key.optional(a.dataSkipped);
+    else
+      key.none();
   }
-  return Json::array({format::toString(facts->programOrigin), facts->buildOptions, facts->enqueueFunction,
-                      facts->device.addressBits, format::toString(facts->device.endianness), std::move(args),
-                      facts->aliases});
+  key.open(']').open('[');
+  for (const std::vector<std::uint32_t> &group : facts->aliases) {
+    key.open('(');
+    for (std::uint32_t i : group)
+      key.number(i);
+    key.open(')');
+  }
+  key.open(']').open('}');
+}
+
+std::string instantiationKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
+                             const fs::path &captureDir, FileHashCache &hashes, bool withValues) {
+  KeyWriter key;
+  key.text(inst.language);
+  if (inst.endianness)
+    key.text(format::toString(*inst.endianness));
+  else
+    key.none();
+  key.text(hashes.hashOf(captureDir / inst.kernelFile));
+  if (inst.localSize)
+    key.dims(*inst.localSize);
+  else
+    key.none();
+  key.dims(inst.globalSize);
+  // SPEC §3: an all-zero global_offset is omitted, so absent and zeros are the same launch.
+  key.dims(inst.globalOffset.value_or(format::Dims(inst.globalSize.size(), 0)));
+  key.optional(inst.compilerFlags).text(inst.entryPoint);
+  if (inst.kernelArguments) {
+    key.open('[');
+    for (const auto &arg : *inst.kernelArguments)
+      argumentKey(key, arg, captureDir, hashes, withValues);
+    key.open(']');
+  } else {
+    key.none();
+  }
+  factsKey(key, facts, withValues);
+  return key.take();
 }
 
 } // namespace
 
 std::string analysisKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
                         const fs::path &captureDir, FileHashCache &hashes) {
-  Json key = Json::array();
-  key.push_back(inst.language);
-  key.push_back(inst.endianness ? Json(format::toString(*inst.endianness)) : Json(nullptr));
-  key.push_back(hashes.hashOf(captureDir / inst.kernelFile));
-  key.push_back(optionalJson(inst.localSize));
-  key.push_back(inst.globalSize);
-  // SPEC §3: an all-zero global_offset is omitted, so absent and zeros are the same launch.
-  key.push_back(inst.globalOffset.value_or(format::Dims(inst.globalSize.size(), 0)));
-  key.push_back(optionalJson(inst.compilerFlags));
-  key.push_back(inst.entryPoint);
-  if (inst.kernelArguments) {
-    Json args = Json::array();
-    for (const auto &arg : *inst.kernelArguments)
-      args.push_back(argumentKey(arg, captureDir, hashes));
-    key.push_back(std::move(args));
-  } else {
-    key.push_back(nullptr);
-  }
-  key.push_back(factsKey(facts));
-  return key.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return instantiationKey(inst, facts, captureDir, hashes, true);
+}
+
+std::string shapeKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
+                     const fs::path &captureDir, FileHashCache &hashes) {
+  return instantiationKey(inst, facts, captureDir, hashes, false);
 }
 
 } // namespace clcapture::verify

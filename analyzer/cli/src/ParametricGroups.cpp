@@ -12,25 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The instantiation and facts without any value: what a group has in common.
-std::string shapeKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
-                     const fs::path &captureDir, FileHashCache &hashes) {
-  format::Instantiation shape = inst;
-  if (shape.kernelArguments)
-    for (format::KernelArgument &arg : *shape.kernelArguments) {
-      if (auto *s = std::get_if<format::ScalarArgument>(&arg))
-        s->value.reset();
-      else if (auto *a = std::get_if<format::ArrayArgument>(&arg))
-        a->data.reset();
-    }
-  if (!facts)
-    return analysisKey(shape, nullptr, captureDir, hashes);
-  format::LaunchFacts shapeFacts = *facts;
-  for (format::ArgumentFacts &a : shapeFacts.arguments)
-    a.dataSkipped.reset(); // only says why `data` is absent
-  return analysisKey(shape, &shapeFacts, captureDir, hashes);
-}
-
 std::string argumentName(const format::LaunchFacts *facts, std::size_t i) {
   if (facts)
     for (const format::ArgumentFacts &a : facts->arguments)

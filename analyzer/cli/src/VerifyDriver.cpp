@@ -356,6 +356,7 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
               std::ostream &err) {
   format::ReadOptions readOptions;
   readOptions.checkFiles = true;
+  readOptions.threads = options.jobs;
   // A captures.json, its folder, or a `clcapture pack` archive (extracted into a private temporary folder
   // that lives until the reports are written; hostile archives are refused here).
   std::optional<archive::CaptureInput> input;

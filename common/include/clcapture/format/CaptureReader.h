@@ -30,6 +30,8 @@ struct ReadOptions {
   /// OpenCL 2.0 allows a global size that is not a multiple of the local size; GPUVerify does not.
   bool allowNonUniformWorkGroups = false;
   std::size_t maxErrors = 100;
+  /// loadCapture: read captures.json and the sidecar at the same time (two threads) when > 1.
+  unsigned threads = 1;
 };
 
 /// Whether the instantiation's program may run with non-uniform work-groups (OpenCL 2.0 §5.8.3): built

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
@@ -71,8 +72,16 @@ struct RepeatProblem {
 /// not objects are left for the reader to report.
 class RepeatExpander {
 public:
-  /// Expands `entry`, the sidecar's launches[`position`]; problems are appended to `problems`.
-  void expand(nlohmann::json &entry, std::size_t position, std::vector<RepeatProblem> &problems);
+  /// Expands `entry`, the sidecar's launches[`position`]; problems are appended to `problems`. Returns the
+  /// slot whose facts the entry now holds (a full entry's own slot or the slot it repeats), if any.
+  std::optional<std::uint64_t> expand(nlohmann::json &entry, std::size_t position,
+                                      std::vector<RepeatProblem> &problems);
+
+  /// A repeat that changes nothing but the launch and instantiation numbers (the common case: a kernel
+  /// launched in a loop): records them in its slot without copying the slot's facts, and returns the slot.
+  /// Anything else (another key, a number that is not an unsigned integer, an unfilled slot) returns
+  /// nullopt and changes nothing: expand() it instead.
+  std::optional<std::uint64_t> renumber(const nlohmann::json &entry);
 
 private:
   std::map<std::uint64_t, nlohmann::json> m_slots;
