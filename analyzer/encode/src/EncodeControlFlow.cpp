@@ -167,20 +167,26 @@ std::optional<SymValue> ThreadEncoder::fromScev(const llvm::SCEV *s) {
 }
 
 format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
+  bool barriers = false;
   for (llvm::BasicBlock *block : loop.blocks())
     for (llvm::Instruction &inst : *block)
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
         if (call->getCalledFunction()) {
-          // A work-group function runs once per iteration for the whole group; the one-arbitrary-iteration
-          // encoding cannot say which iteration's call another work-item's access is ordered by.
+          // A work-group function runs once per iteration for the whole group. Barriers are counted
+          // (enterBarrierLoop); for the others the one-arbitrary-iteration encoding cannot say which
+          // iteration's call another work-item's access is ordered by.
           model::Builtin b = model::classifyBuiltin(*call->getCalledFunction());
-          if (model::isWorkGroupFunction(b.kind))
-            return format::fail("the loop at " + loopPlace(loop) + " contains " +
-                                (b.kind == BuiltinKind::Barrier ? std::string("a barrier") : b.name) +
+          if (b.kind == BuiltinKind::Barrier)
+            barriers = true;
+          else if (model::isWorkGroupFunction(b.kind))
+            return format::fail("the loop at " + loopPlace(loop) + " contains " + b.name +
                                 " and its trip count is not a small constant for this launch");
         }
   cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
   m_iteration[&loop] = k;
+  if (barriers)
+    if (auto status = enterBarrierLoop(loop); !status)
+      return status;
   Exactness how;
   const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
   cvc5::Term bound = m_tf.boolean(true);
@@ -196,10 +202,63 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
   return {};
 }
 
+format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
+  auto refuse = [&](const std::string &why) {
+    return format::fail("the loop at " + loopPlace(loop) + " contains a barrier and " + why);
+  };
+  // The number of iterations, exactly: a barrier's intervals after the loop depend on it.
+  const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
+  auto t = llvm::isa<llvm::SCEVCouldNotCompute>(taken) ? std::nullopt : fromScev(taken);
+  if (!t)
+    return refuse("its trip count is not known for this launch");
+  if (!t->how.exact())
+    return refuse("its trip count depends on " + t->how.abstraction);
+  const llvm::BasicBlock *exiting = loop.getExitingBlock();
+  if (!exiting || m_loops.getLoopFor(exiting) != &loop || !loop.getLoopLatch())
+    return refuse("it is left from more than one place");
+  // Intervals per fence from the header to each block of the body: the same on every path (a barrier in a
+  // branch of the body would make iterations span different numbers of intervals).
+  std::map<const llvm::BasicBlock *, std::pair<std::uint64_t, std::uint64_t>> at, out;
+  std::vector<llvm::BasicBlock *> body(loop.blocks().begin(), loop.blocks().end());
+  std::sort(body.begin(), body.end(), [&](auto *a, auto *b) { return m_rpoIndex[a] < m_rpoIndex[b]; });
+  for (llvm::BasicBlock *block : body) {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> start;
+    if (block == loop.getHeader())
+      start = std::pair<std::uint64_t, std::uint64_t>{0, 0};
+    for (llvm::BasicBlock *pred : llvm::predecessors(block)) {
+      if (!loop.contains(pred) || isBackEdge(pred, block))
+        continue;
+      if (start && *start != out[pred])
+        return refuse("the paths through its body pass different numbers of barriers");
+      start = out[pred];
+    }
+    if (!start)
+      return refuse("its body is not reached from its header");
+    at[block] = *start;
+    auto count = *start;
+    for (llvm::Instruction &inst : *block)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->getCalledFunction() &&
+          model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier) {
+        if (m_loops.getLoopFor(block) != &loop)
+          return refuse("another loop inside it holds a barrier");
+        auto *flags = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+        if (!flags)
+          return refuse("its barrier's fence flags are not a constant");
+        count.first += (flags->getZExtValue() & model::kLocalMemFence) ? 1u : 0u;
+        count.second += (flags->getZExtValue() & model::kGlobalMemFence) ? 1u : 0u;
+      }
+    out[block] = count;
+  }
+  auto perIteration = out[loop.getLoopLatch()];
+  m_barrierLoops[&loop] = BarrierLoop{{m_tf.constant(64, perIteration.first), m_tf.constant(64, perIteration.second)},
+                                      m_tf.resize(t->term, 64, false), exiting};
+  return {};
+}
+
 format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   Exactness how;
   cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
-  std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(16, 0), m_tf.constant(16, 0)};
+  std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(64, 0), m_tf.constant(64, 0)};
   SymValue done{m_tf.constant(64, 0), {}};
   bool firstEdge = true;
   llvm::Loop *loop = m_loops.getLoopFor(&block);
@@ -217,12 +276,20 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
     auto out = m_epochOut.find(pred);
     if (out != m_epochOut.end()) {
       const SymValue &predDone = m_doneOut[pred];
+      std::pair<cvc5::Term, cvc5::Term> predEpoch = out->second;
+      // Leaving a barrier loop: the intervals the exiting block reaches at the last iteration.
+      for (const llvm::Loop *l = m_loops.getLoopFor(pred); l && !l->contains(&block); l = l->getParentLoop())
+        if (auto barrierLoop = m_barrierLoops.find(l); barrierLoop != m_barrierLoops.end()) {
+          const cvc5::Term &k = m_iteration[l];
+          predEpoch.first = predEpoch.first.substitute(k, barrierLoop->second.taken);
+          predEpoch.second = predEpoch.second.substitute(k, barrierLoop->second.taken);
+        }
       if (firstEdge) {
-        epoch = out->second;
+        epoch = predEpoch;
         done = predDone;
       } else {
-        epoch.first = m_tf.ite(e, out->second.first, epoch.first);
-        epoch.second = m_tf.ite(e, out->second.second, epoch.second);
+        epoch.first = m_tf.ite(e, predEpoch.first, epoch.first);
+        epoch.second = m_tf.ite(e, predEpoch.second, epoch.second);
         done.term = m_tf.ite(e, predDone.term, done.term);
         done.how = done.how & predDone.how;
       }
@@ -242,6 +309,14 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
       if (auto t = fromScev(taken))
         reach = m_tf.land(reach, m_tf.ule(m_iteration[loop], m_tf.resize(t->term, 64, false)));
     how = how & m_loopHow[loop];
+    if (auto barrierLoop = m_barrierLoops.find(loop); barrierLoop != m_barrierLoops.end()) {
+      // Iteration k starts k iterations' intervals after the loop's entry. A loop with barriers runs fewer
+      // than 2^56 iterations (at a nanosecond a barrier, 2^56 take two years), so intervals never wrap.
+      const cvc5::Term &k = m_iteration[loop];
+      reach = m_tf.land(reach, m_tf.ult(k, m_tf.constant(64, std::uint64_t(1) << 56)));
+      epoch.first = m_tf.add(epoch.first, m_tf.mul(k, barrierLoop->second.perIteration.first));
+      epoch.second = m_tf.add(epoch.second, m_tf.mul(k, barrierLoop->second.perIteration.second));
+    }
   }
   m_reach[&block] = reach;
   m_reachHow[&block] = how;

@@ -30,6 +30,10 @@ void ThreadEncoder::recordWorkGroupCall(llvm::CallBase &call, const std::string 
   r.reachHow = m_reachHow[call.getParent()];
   r.uniformArgs = std::move(uniformArgs);
   r.argsHow = argsHow;
+  r.iterations.clear();
+  for (const llvm::Loop *l = m_loops.getLoopFor(call.getParent()); l; l = l->getParentLoop())
+    if (auto k = m_iteration.find(l); k != m_iteration.end())
+      r.iterations.push_back(k->second);
 }
 
 SymValue ThreadEncoder::eventOf(const SymPointer &event) {
@@ -169,10 +173,10 @@ format::Status ThreadEncoder::encodeBarrier(llvm::CallBase &call) {
   // no async copy (only wait_group_events does).
   auto step = [&](unsigned fence) {
     if (flags->term.isBitVectorValue())
-      return m_tf.constant(16, (fences & fence) ? 1 : 0);
+      return m_tf.constant(64, (fences & fence) ? 1 : 0);
     unsigned w = m_tf.width(flags->term);
     cvc5::Term set = m_tf.op(cvc5::Kind::BITVECTOR_AND, {flags->term, m_tf.constant(w, fence)});
-    return m_tf.ite(m_tf.eq(set, m_tf.constant(w, 0)), m_tf.constant(16, 0), m_tf.constant(16, 1));
+    return m_tf.ite(m_tf.eq(set, m_tf.constant(w, 0)), m_tf.constant(64, 0), m_tf.constant(64, 1));
   };
   m_epoch.first = m_tf.add(m_epoch.first, step(model::kLocalMemFence));
   m_epoch.second = m_tf.add(m_epoch.second, step(model::kGlobalMemFence));

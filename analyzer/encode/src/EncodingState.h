@@ -63,6 +63,9 @@ struct BarrierRecord {
   Exactness reachHow;
   std::vector<cvc5::Term> uniformArgs;
   Exactness argsHow;
+  /// The iteration variables of the loops around the call (innermost first): both work-items are
+  /// compared at the same iterations.
+  std::vector<cvc5::Term> iterations;
 };
 
 /// What an atomic counter operation (atomic_inc, or atomic_add of one constant) returned to a work-item.

@@ -1301,7 +1301,11 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
   }
   const std::string &function = s.barriers[barrier].function;
   try {
-    cvc5::Term q = tf.land(s.sameGroup, tf.land(ra.reach, tf.lnot(rb.reach)));
+    // In a loop, both at the same iteration: a work-group function is reached by the whole group at each.
+    cvc5::Term together = s.sameGroup;
+    for (std::size_t i = 0; i < ra.iterations.size() && i < rb.iterations.size(); ++i)
+      together = tf.land(together, tf.eq(ra.iterations[i], rb.iterations[i]));
+    cvc5::Term q = tf.land(together, tf.land(ra.reach, tf.lnot(rb.reach)));
     std::string label = function + " " + std::to_string(barrier) + " reached by A, not by B of the same group";
     out = ask(s, q, label);
     if (out.status == QueryOutcome::Status::Sat) {
@@ -1326,7 +1330,7 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
         differ = tf.lor(differ, tf.lnot(tf.eq(ra.uniformArgs[i], rb.uniformArgs[i])));
     if (differ.isBooleanValue() && !differ.getBooleanValue())
       return out;
-    q = tf.land(s.sameGroup, tf.land(tf.land(ra.reach, rb.reach), differ));
+    q = tf.land(together, tf.land(tf.land(ra.reach, rb.reach), differ));
     label = function + " " + std::to_string(barrier) + " reached by A and B of the same group with different arguments";
     out = ask(s, q, label);
     if (out.status != QueryOutcome::Status::Sat)

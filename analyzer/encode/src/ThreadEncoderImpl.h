@@ -86,6 +86,9 @@ private:
   bool isBackEdge(const llvm::BasicBlock *from, const llvm::BasicBlock *to) const;
   format::Status enterBlock(llvm::BasicBlock &block);
   format::Status enterLoop(llvm::Loop &loop);
+  /// A loop whose body holds barriers: checks what the shared-iteration encoding needs (see m_barrierLoops)
+  /// and records the intervals an iteration spans; fails with the reason otherwise.
+  format::Status enterBarrierLoop(llvm::Loop &loop);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
   // --- memory (EncodeMemory.cpp) ---
@@ -180,6 +183,17 @@ private:
   std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
   std::map<const llvm::Loop *, cvc5::Term> m_loopEntry; ///< the loop is entered
   std::map<const llvm::Loop *, Exactness> m_loopHow;
+  /// Loops with barriers, encoded at one iteration k per work-item like any loop, with the barrier
+  /// intervals counted: iteration k starts at interval entry + k·perIteration (per fence), and the code
+  /// after the loop at entry + (taken + 1)·perIteration… as the exiting block has it at k = taken. Two
+  /// work-items of a group are in one interval only at the same iteration (or the end of k and the start
+  /// of k + 1), and a barrier is checked for divergence at the same k for both (BarrierRecord::iterations).
+  struct BarrierLoop {
+    std::pair<cvc5::Term, cvc5::Term> perIteration; ///< 64-bit (local, global) intervals per iteration
+    cvc5::Term taken;                               ///< 64-bit: times the back edge is taken (exact)
+    const llvm::BasicBlock *exiting = nullptr;      ///< the one block that leaves the loop
+  };
+  std::map<const llvm::Loop *, BarrierLoop> m_barrierLoops;
   std::map<const llvm::BasicBlock *, unsigned> m_rpoIndex;
   unsigned m_fresh = 0;
   std::uint64_t m_nextPrivate = 0;
