@@ -7,6 +7,7 @@
 
 #include "clcapture/format/CaptureReader.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/CapturePath.h"
 #include "clcapture/format/GpuVerifyForm.h"
 #include "clcapture/format/JsonArrayFile.h"
@@ -445,17 +446,33 @@ void validateFile(const std::string &relative, const std::string &path, const fs
   }
   if (!baseDir || !r.options().checkFiles)
     return;
-  if (auto problem = containedFileProblem(*baseDir, relative)) {
-    r.error(path, *problem);
-    return;
+  std::error_code ec;
+  std::optional<std::uint64_t> actual;
+  if (fs::symlink_status(*baseDir / relative, ec).type() == fs::file_type::not_found) {
+    // Not a loose file: a blob from one of the folder's packs (CaptureBlobs.h), whose pack must lie inside.
+    auto where = CaptureBlobs::of(*baseDir).packed(relative);
+    if (!where) {
+      r.error(path, "file " + inQuotes(relative) + " does not exist in " + baseDir->string() +
+                        (relative.rfind("data/", 0) == 0 ? " (neither as a file nor in a pack of data/)" : ""));
+      return;
+    }
+    if (auto problem = containedFileProblem(*baseDir, "data/" + where->pack.filename().string())) {
+      r.error(path, *problem);
+      return;
+    }
+    actual = where->blob.size;
+  } else {
+    if (auto problem = containedFileProblem(*baseDir, relative)) {
+      r.error(path, *problem);
+      return;
+    }
+    auto size = fs::file_size(*baseDir / relative, ec);
+    if (!ec)
+      actual = size;
   }
-  if (expectedSize) {
-    std::error_code ec;
-    auto actual = fs::file_size(*baseDir / relative, ec);
-    if (!ec && actual != *expectedSize)
-      r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(actual) +
-                        " bytes but size is " + std::to_string(*expectedSize));
-  }
+  if (expectedSize && actual && *actual != *expectedSize)
+    r.error(path, "file " + inQuotes(relative) + " holds " + std::to_string(*actual) + " bytes but size is " +
+                      std::to_string(*expectedSize));
 }
 
 void validateArgument(const KernelArgument &arg, const std::string &path, const fs::path *baseDir,
@@ -617,6 +634,10 @@ CaptureSet parseCaptures(std::string_view text, std::string_view displayName, co
       }
     }
   }
+  // Damaged pack records (BlobPack.h): a blob they held is reported missing above; say why.
+  if (baseDir && options.checkFiles)
+    for (const auto &[pack, message] : CaptureBlobs::of(*baseDir).warnings())
+      list.add(Diagnostic{Severity::Warning, pack.string(), {}, {}, {}, {}, message});
   set.diagnostics = list.take();
   return set;
 }
