@@ -10,6 +10,8 @@ SCENARIO
   unpack    clcapture unpack DIR: no pack left, every data path captures.json names is a loose file holding
             the bytes it had packed; unpack again: nothing to do; a folder without captures.json: exit 1
   off       --pack off: no pack at all, one loose data/<hash>.bin per distinct blob, as before packs
+  export    clcapture export --sim (reduce) and --pyschedcl (memory_forms, --data-after) of a packed capture:
+            the same files, byte for byte, as of that capture after clcapture unpack
 """
 import json
 import os
@@ -125,7 +127,37 @@ def scenario_off(launcher, icd, work, verify):
     print(f"ok: --pack off: {len(names)} loose files, no pack")
 
 
-SCENARIOS = {"sigkill": scenario_sigkill, "unpack": scenario_unpack, "off": scenario_off}
+def tree(folder):
+    """{relative path: bytes} of every file under `folder`."""
+    files = {}
+    for root, _, names in os.walk(folder):
+        for n in names:
+            with open(os.path.join(root, n), "rb") as f:
+                files[os.path.relpath(os.path.join(root, n), folder)] = f.read()
+    return files
+
+
+def scenario_export(launcher, icd, work, verify):
+    for kind, sample in (("--sim", "reduce"), ("--pyschedcl", "memory_forms")):
+        folder = os.path.join(work, sample)
+        run([launcher, "--icd", icd, "--dir", folder, "--data-after", "--", os.path.join(SAMPLES, sample)], 0)
+        check(data_files(folder, ".pack"), f"{sample} packed nothing")
+        loose = os.path.join(work, sample + "-loose")
+        shutil.copytree(folder, loose)
+        run([launcher, "unpack", loose], 0)
+        outs = []
+        for source in (folder, loose):
+            out = os.path.join(work, f"out{kind}-{os.path.basename(source)}")
+            run([launcher, "export", kind, source, "-o", out], 0)
+            outs.append(tree(out))
+        check(len(outs[0]) >= 2 and outs[0] == outs[1],
+              f"clcapture export {kind}: the packed capture gives other files than the unpacked one: "
+              f"{sorted(outs[0])[:5]} / {sorted(outs[1])[:5]}")
+        print(f"ok: clcapture export {kind} of {sample}: {len(outs[0])} files, the same as from the unpacked capture")
+
+
+SCENARIOS = {"sigkill": scenario_sigkill, "unpack": scenario_unpack, "off": scenario_off,
+             "export": scenario_export}
 
 
 def main():
