@@ -3,8 +3,10 @@
 #include "clcapture/format/CaptureBlobs.h"
 
 #include "clcapture/format/BlobStore.h"
+#include "clcapture/format/CapturePath.h"
 
 #include <algorithm>
+#include <ctime>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -100,6 +102,23 @@ CaptureBlobs &CaptureBlobs::of(const fs::path &folder) {
 CaptureBlobs::CaptureBlobs(fs::path folder) : m_folder(std::move(folder)) {}
 
 void CaptureBlobs::refreshLocked() {
+  // The folder's listing changes (a pack created or removed) only with data/'s modification time, and a pack
+  // grows only by appends: when neither moved, nothing is listed or scanned again (a capture with many
+  // missing blobs asks once per blob). File times are coarse (a clock tick): a listing made within a second
+  // of data/'s last change may have missed a pack created in the same tick, so it is not trusted.
+  struct stat dir {};
+  bool dirKnown = ::stat((m_folder / "data").c_str(), &dir) == 0;
+  std::pair<std::int64_t, std::int64_t> dirTime{dirKnown ? dir.st_mtim.tv_sec : -1,
+                                                 dirKnown ? dir.st_mtim.tv_nsec : -1};
+  if (m_scanned && m_listingSettled && dirTime == m_dataDirTime) {
+    bool grown = false;
+    for (const auto &[pack, state] : m_packs)
+      grown = grown || looseSize(pack) != state.size;
+    if (!grown)
+      return;
+  }
+  m_dataDirTime = dirTime;
+  m_listingSettled = dirKnown && std::time(nullptr) > dir.st_mtim.tv_sec + 1;
   std::map<fs::path, PackState> now;
   std::error_code ec;
   for (fs::directory_iterator it(m_folder / "data", ec), end; !ec && it != end; it.increment(ec)) {
@@ -175,6 +194,15 @@ Expected<std::string> CaptureBlobs::read(std::string_view relative) {
 std::optional<CaptureBlobs::Location> CaptureBlobs::packed(std::string_view relative) {
   std::lock_guard<std::mutex> lock(m_mutex);
   return findPackedLocked(relative);
+}
+
+std::optional<std::string> CaptureBlobs::packProblem(const Location &where) {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_packProblems.find(where.pack);
+  if (it == m_packProblems.end())
+    it = m_packProblems.emplace(where.pack, containedFileProblem(m_folder, "data/" + where.pack.filename().string()))
+             .first;
+  return it->second;
 }
 
 std::vector<std::pair<std::string, CaptureBlobs::Location>> CaptureBlobs::packedBlobs() {

@@ -450,13 +450,14 @@ void validateFile(const std::string &relative, const std::string &path, const fs
   std::optional<std::uint64_t> actual;
   if (fs::symlink_status(*baseDir / relative, ec).type() == fs::file_type::not_found) {
     // Not a loose file: a blob from one of the folder's packs (CaptureBlobs.h), whose pack must lie inside.
-    auto where = CaptureBlobs::of(*baseDir).packed(relative);
+    CaptureBlobs &blobs = CaptureBlobs::of(*baseDir);
+    auto where = blobs.packed(relative);
     if (!where) {
       r.error(path, "file " + inQuotes(relative) + " does not exist in " + baseDir->string() +
                         (relative.rfind("data/", 0) == 0 ? " (neither as a file nor in a pack of data/)" : ""));
       return;
     }
-    if (auto problem = containedFileProblem(*baseDir, "data/" + where->pack.filename().string())) {
+    if (auto problem = blobs.packProblem(*where)) {
       r.error(path, *problem);
       return;
     }

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clcapture::format {
@@ -49,6 +50,9 @@ public:
   };
   /// Where `relative` lives in the folder's packs (whether or not a loose file has it too).
   std::optional<Location> packed(std::string_view relative);
+  /// Why the pack holding a blob may not be used (it resolves outside the folder, CapturePath.h), or
+  /// nullopt; asked of the file system once per pack.
+  std::optional<std::string> packProblem(const Location &where);
   /// Every blob of the folder's packs (the first record of each hash), sorted by name.
   std::vector<std::pair<std::string, Location>> packedBlobs();
   /// The folder's pack files, sorted.
@@ -68,9 +72,12 @@ private:
   std::filesystem::path m_folder;
   std::mutex m_mutex;
   bool m_scanned = false;
+  std::pair<std::int64_t, std::int64_t> m_dataDirTime{-1, -1}; ///< data/'s modification time at the last listing
+  bool m_listingSettled = false; ///< that listing was made over a second after data/ last changed
   std::map<std::filesystem::path, PackState> m_packs;
   std::map<std::string, Location, std::less<>> m_index; ///< "data/<hash>.bin" → its record
   std::vector<std::pair<std::filesystem::path, std::string>> m_warnings;
+  std::map<std::filesystem::path, std::optional<std::string>> m_packProblems; ///< packProblem's answers
 };
 
 /// Reads a capture file by its full path: the loose file, else, for FOLDER/data/<hash>.bin, the blob from
