@@ -192,8 +192,8 @@ PackScan scanBlobPack(std::uint64_t fileSize, const PackSource &read) {
     return scan;
   }
   if (std::uint32_t version = getU32(header + 8); version != kPackVersion) {
-    scan.warnings.push_back("pack version " + std::to_string(version) +
-                            " (this clcapture reads " + std::to_string(kPackVersion) + "); ignored");
+    scan.warnings.push_back("pack version " + std::to_string(version) + " (this clcapture reads " +
+                            std::to_string(kPackVersion) + "); ignored");
     return scan;
   }
   std::uint64_t offset = kPackHeaderBytes;
@@ -314,7 +314,8 @@ Status BlobPackWriter::openNext() {
   close();
   const std::string header = packHeader();
   for (int attempts = 0; attempts < 1000; ++attempts) {
-    fs::path path = m_dataDir / ("pack-" + std::to_string(::getpid()) + "-" + std::to_string(m_next++) + ".pack");
+    fs::path path =
+        m_dataDir / ("pack-" + std::to_string(::getpid()) + "-" + std::to_string(m_next++) + ".pack");
     // O_EXCL: never append to a pack another process (or an earlier run in this folder) owns.
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0 && errno == EEXIST)
@@ -356,7 +357,8 @@ Status BlobPackWriter::append(const void *bytes, std::size_t size) {
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
-      std::string message = "cannot append to " + m_path.string() + ": " + (n < 0 ? std::strerror(errno) : "no progress");
+      std::string message =
+          "cannot append to " + m_path.string() + ": " + (n < 0 ? std::strerror(errno) : "no progress");
       // The damaged record ends this pack for readers; later records go to a new one.
       close();
       return fail(message);

@@ -6,9 +6,9 @@
 #include "clcapture/format/CapturePath.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,7 +26,8 @@ bool isDataBlobName(std::string_view relative) {
       relative.substr(relative.size() - suffix.size()) != suffix)
     return false;
   std::string_view hex = relative.substr(prefix.size(), 32);
-  return std::all_of(hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return std::all_of(hex.begin(), hex.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 std::optional<std::uint64_t> looseSize(const fs::path &path) {
@@ -109,7 +110,7 @@ void CaptureBlobs::refreshLocked() {
   struct stat dir {};
   bool dirKnown = ::stat((m_folder / "data").c_str(), &dir) == 0;
   std::pair<std::int64_t, std::int64_t> dirTime{dirKnown ? dir.st_mtim.tv_sec : -1,
-                                                 dirKnown ? dir.st_mtim.tv_nsec : -1};
+                                                dirKnown ? dir.st_mtim.tv_nsec : -1};
   if (m_scanned && m_listingSettled && dirTime == m_dataDirTime) {
     bool grown = false;
     for (const auto &[pack, state] : m_packs)
@@ -128,8 +129,9 @@ void CaptureBlobs::refreshLocked() {
       now[it->path()].size = *size;
   }
   bool same = m_scanned && now.size() == m_packs.size() &&
-              std::equal(now.begin(), now.end(), m_packs.begin(),
-                         [](const auto &a, const auto &b) { return a.first == b.first && a.second.size == b.second.size; });
+              std::equal(now.begin(), now.end(), m_packs.begin(), [](const auto &a, const auto &b) {
+                return a.first == b.first && a.second.size == b.second.size;
+              });
   if (same)
     return;
   m_scanned = true;
@@ -186,8 +188,9 @@ Expected<std::string> CaptureBlobs::read(std::string_view relative) {
   }
   if (!where)
     return fail(loose.string() + ": file does not exist" +
-                (isDataBlobName(relative) ? " (neither loose nor in a pack of " + (m_folder / "data").string() + ")"
-                                          : std::string()));
+                (isDataBlobName(relative)
+                     ? " (neither loose nor in a pack of " + (m_folder / "data").string() + ")"
+                     : std::string()));
   return readPackedBlob(where->pack, where->blob);
 }
 
@@ -200,7 +203,8 @@ std::optional<std::string> CaptureBlobs::packProblem(const Location &where) {
   std::lock_guard<std::mutex> lock(m_mutex);
   auto it = m_packProblems.find(where.pack);
   if (it == m_packProblems.end())
-    it = m_packProblems.emplace(where.pack, containedFileProblem(m_folder, "data/" + where.pack.filename().string()))
+    it = m_packProblems
+             .emplace(where.pack, containedFileProblem(m_folder, "data/" + where.pack.filename().string()))
              .first;
   return it->second;
 }

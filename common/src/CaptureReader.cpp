@@ -453,8 +453,9 @@ void validateFile(const std::string &relative, const std::string &path, const fs
     CaptureBlobs &blobs = CaptureBlobs::of(*baseDir);
     auto where = blobs.packed(relative);
     if (!where) {
-      r.error(path, "file " + inQuotes(relative) + " does not exist in " + baseDir->string() +
-                        (relative.rfind("data/", 0) == 0 ? " (neither as a file nor in a pack of data/)" : ""));
+      r.error(path,
+              "file " + inQuotes(relative) + " does not exist in " + baseDir->string() +
+                  (relative.rfind("data/", 0) == 0 ? " (neither as a file nor in a pack of data/)" : ""));
       return;
     }
     if (auto problem = blobs.packProblem(*where)) {

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
       "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)\n"
       "       clcapture pack DIR [-o FILE] ...           (one archive for a bug report; clcapture-pack)\n"
       "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)\n"
-      "       clcapture unpack DIR                       (packed blobs as data/<hash>.bin files, for GPUVerify)"};
+      "       clcapture unpack DIR                       (packed blobs as loose files, for GPUVerify)"};
   app.prefix_command();
   std::string dir, kernels, launches, data, dataPerShape, maxBytes, minFree, icd, logLevel, callSites, store,
       pack;

@@ -16,9 +16,10 @@ namespace fs = std::filesystem;
 int runUnpack(int argc, char **argv) {
   const char *usage = "usage: clcapture unpack DIR   (DIR: a capture folder, or its captures.json)\n";
   if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-    std::printf("Writes every blob packed in DIR/data/*.pack out as its DIR/data/<hash>.bin file, then removes\n"
-                "the packs, so that GPUVerify's loader finds every file captures.json names.\n%s",
-                usage);
+    std::printf(
+        "Writes every blob packed in DIR/data/*.pack out as its DIR/data/<hash>.bin file, then removes\n"
+        "the packs, so that GPUVerify's loader finds every file captures.json names.\n%s",
+        usage);
     return 0;
   }
   if (argc != 2) {
@@ -40,8 +41,8 @@ int runUnpack(int argc, char **argv) {
     return 1;
   }
   std::printf("clcapture: %llu blob%s unpacked, %zu pack%s removed in %s\n",
-              static_cast<unsigned long long>(*written), *written == 1 ? "" : "s", packs, packs == 1 ? "" : "s",
-              folder.c_str());
+              static_cast<unsigned long long>(*written), *written == 1 ? "" : "s", packs,
+              packs == 1 ? "" : "s", folder.c_str());
   return 0;
 }
 

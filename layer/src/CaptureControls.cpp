@@ -33,8 +33,8 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites, const char *store,
-                              const char *minFree, const char *dataAfter,
-                              const char *dataPerShape, const char *pack) {
+                              const char *minFree, const char *dataAfter, const char *dataPerShape,
+                              const char *pack) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;

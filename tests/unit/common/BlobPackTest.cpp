@@ -18,7 +18,8 @@ namespace {
 /// Blobs of different sizes (0 bytes included) and contents.
 std::vector<std::string> someBlobs() {
   std::vector<std::string> blobs;
-  for (std::size_t size : {std::size_t{5}, std::size_t{0}, std::size_t{1024}, std::size_t{1}, std::size_t{77}}) {
+  for (std::size_t size :
+       {std::size_t{5}, std::size_t{0}, std::size_t{1024}, std::size_t{1}, std::size_t{77}}) {
     std::string b(size, '\0');
     for (std::size_t i = 0; i < size; ++i)
       b[i] = static_cast<char>((i * 31 + size) & 0xff);
@@ -94,7 +95,8 @@ TEST_CASE("pack: a pack cut at any byte recovers every complete record before th
     REQUIRE(scan.warnings.empty());
     bool atBoundary = cut == 0 || cut == kPackHeaderBytes || (complete > 0 && ends[complete - 1] == cut);
     REQUIRE(scan.cut == !atBoundary);
-    REQUIRE(scan.validBytes == (complete > 0 ? ends[complete - 1] : (cut >= kPackHeaderBytes ? kPackHeaderBytes : 0)));
+    REQUIRE(scan.validBytes ==
+            (complete > 0 ? ends[complete - 1] : (cut >= kPackHeaderBytes ? kPackHeaderBytes : 0)));
   }
 }
 
@@ -156,7 +158,8 @@ TEST_CASE("pack: a record whose checksum does not match is not trusted", "[pack]
     REQUIRE(scan.blobs.size() == 1);
     CHECK(scan.blobs[0].hash == hashOf(blobs[3]));
     REQUIRE(scan.warnings.size() == 1);
-    CHECK(scan.warnings[0].find("skipped: its bytes do not have the content hash it names") != std::string::npos);
+    CHECK(scan.warnings[0].find("skipped: its bytes do not have the content hash it names") !=
+          std::string::npos);
   }
   SECTION("garbage after the records stops the scan with a warning") {
     PackScan scan = scanBlobPack(pack + std::string(64, '\0'));

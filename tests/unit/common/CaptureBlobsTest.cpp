@@ -44,9 +44,10 @@ std::string nameOf(const std::string &bytes) {
 /// captures.json with one instantiation whose one array argument names `data` with `size`.
 void writeCaptures(const TempDir &dir, const std::string &data, std::size_t size) {
   writeFile(dir / "kernels/k.cl", "kernel void k(global char *a) {}");
-  writeFile(dir / "captures.json", R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4],
+  writeFile(dir / "captures.json",
+            R"([{"language": "OpenCL", "kernel_file": "kernels/k.cl", "global_size": [4],
       "entry_point": "k", "kernel_arguments": [{"type": "array", "size": )" +
-                                       std::to_string(size) + R"(, "data": ")" + data + R"("}]}])");
+                std::to_string(size) + R"(, "data": ")" + data + R"("}]}])");
 }
 
 SidecarHeader header() {
@@ -66,8 +67,8 @@ std::string recordLaunch(CaptureRecorder &rec, std::uint64_t n, const std::strin
   inst.kernelFile = *kernel;
   inst.globalSize = Dims{1};
   inst.entryPoint = "k";
-  inst.kernelArguments = std::vector<KernelArgument>{
-      ArrayArgument{bytes.size(), AddressSpace::Global, std::vector<std::string>{"CL_MEM_READ_WRITE"}, *data}};
+  inst.kernelArguments = std::vector<KernelArgument>{ArrayArgument{
+      bytes.size(), AddressSpace::Global, std::vector<std::string>{"CL_MEM_READ_WRITE"}, *data}};
   LaunchFacts facts;
   facts.launch = n;
   facts.enqueueFunction = "clEnqueueNDRangeKernel";
@@ -159,15 +160,17 @@ TEST_CASE("blobs: the reader's file check accepts packed blobs and names a missi
   SECTION("packed, wrong size") {
     writeCaptures(dir, nameOf(bytes), 32);
     CaptureSet set = readCapturesFile(dir / "captures.json");
-    CHECK(errorsOf(set) == (dir / "captures.json").string() + ": instantiation 0: kernel_arguments[0].data: file \"" +
-                               nameOf(bytes) + "\" holds 16 bytes but size is 32\n");
+    CHECK(errorsOf(set) == (dir / "captures.json").string() +
+                               ": instantiation 0: kernel_arguments[0].data: file \"" + nameOf(bytes) +
+                               "\" holds 16 bytes but size is 32\n");
   }
   SECTION("in neither place") {
     const std::string missing = nameOf("not stored anywhere");
     writeCaptures(dir, missing, 19);
     CaptureSet set = readCapturesFile(dir / "captures.json");
-    CHECK(errorsOf(set) == (dir / "captures.json").string() + ": instantiation 0: kernel_arguments[0].data: file \"" +
-                               missing + "\" does not exist in " + dir.path().string() +
+    CHECK(errorsOf(set) == (dir / "captures.json").string() +
+                               ": instantiation 0: kernel_arguments[0].data: file \"" + missing +
+                               "\" does not exist in " + dir.path().string() +
                                " (neither as a file nor in a pack of data/)\n");
   }
   SECTION("a damaged record is a warning naming the pack, and its blob is missing") {
@@ -180,9 +183,10 @@ TEST_CASE("blobs: the reader's file check accepts packed blobs and names a missi
     CHECK(errorsOf(set).find("\"" + nameOf(bytes) + "\" does not exist") != std::string::npos);
     bool warned = false;
     for (const auto &d : set.diagnostics)
-      warned |= d.severity == Severity::Warning &&
-                d.str() == (dir / "data/pack-1-1.pack").string() + ": warning: offset 12: record of blob " +
-                               contentHash128(bytes.data(), bytes.size()) + " skipped: its checksum does not match";
+      warned |= d.severity == Severity::Warning && d.str() == (dir / "data/pack-1-1.pack").string() +
+                                                                  ": warning: offset 12: record of blob " +
+                                                                  contentHash128(bytes.data(), bytes.size()) +
+                                                                  " skipped: its checksum does not match";
     CHECK(warned);
   }
 }
@@ -252,7 +256,8 @@ TEST_CASE("recorder: packing stores each small blob once in a pack, large ones l
   }
 }
 
-TEST_CASE("recorder: SIGKILL while packing leaves every recorded launch's bytes readable", "[recorder][pack][crash]") {
+TEST_CASE("recorder: SIGKILL while packing leaves every recorded launch's bytes readable",
+          "[recorder][pack][crash]") {
   TempDir dir;
   constexpr std::uint64_t kLaunches = 50;
   pid_t child = ::fork();

@@ -43,9 +43,9 @@ constexpr std::uint64_t kPackMaxBlobBytes = std::uint64_t{64} << 10;
 /// at most this much, and copying one (clcapture pack, unpack) never needs more.
 constexpr std::uint64_t kPackRollOverBytes = std::uint64_t{256} << 20;
 constexpr std::uint32_t kPackVersion = 1;
-constexpr std::size_t kPackHeaderBytes = 12;      ///< magic and version
-constexpr std::size_t kPackRecordHeadBytes = 28;  ///< magic, hash, size
-constexpr std::size_t kPackRecordOverhead = 36;   ///< head and checksum: a record's bytes beyond the blob's
+constexpr std::size_t kPackHeaderBytes = 12;     ///< magic and version
+constexpr std::size_t kPackRecordHeadBytes = 28; ///< magic, hash, size
+constexpr std::size_t kPackRecordOverhead = 36;  ///< head and checksum: a record's bytes beyond the blob's
 
 /// Whether `fileName` (no folder) names a pack file: "*.pack".
 bool isPackFileName(std::string_view fileName);
@@ -64,8 +64,9 @@ struct PackScan {
   std::vector<PackedBlob> blobs; ///< in file order
   /// Where the trusted part ends: after the last record kept or skipped (the header when there is none).
   std::uint64_t validBytes = 0;
-  bool cut = false;                  ///< the pack ends inside a record (a kill mid-append, or copied short)
-  std::vector<std::string> warnings; ///< corrupt records skipped, where and why the scan stopped ("offset N: …")
+  bool cut = false; ///< the pack ends inside a record (a kill mid-append, or copied short)
+  /// Corrupt records skipped, where and why the scan stopped ("offset N: …").
+  std::vector<std::string> warnings;
 };
 
 /// Reads `size` bytes at `offset` into `out`; false when they cannot be read.

@@ -72,7 +72,8 @@ private:
   std::filesystem::path m_folder;
   std::mutex m_mutex;
   bool m_scanned = false;
-  std::pair<std::int64_t, std::int64_t> m_dataDirTime{-1, -1}; ///< data/'s modification time at the last listing
+  /// data/'s modification time (seconds, nanoseconds) at the last listing.
+  std::pair<std::int64_t, std::int64_t> m_dataDirTime{-1, -1};
   bool m_listingSettled = false; ///< that listing was made over a second after data/ last changed
   std::map<std::filesystem::path, PackState> m_packs;
   std::map<std::string, Location, std::less<>> m_index; ///< "data/<hash>.bin" → its record

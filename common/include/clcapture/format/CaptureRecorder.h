@@ -71,9 +71,9 @@ private:
   std::unique_ptr<JsonArrayFile> m_captures;
   std::unique_ptr<JsonArrayFile> m_sidecar;
   std::uint64_t m_next = 0;
-  std::mutex m_packMutex;                      ///< guards m_pack and m_stored
-  std::unique_ptr<BlobPackWriter> m_pack;      ///< set while small blobs are packed
-  std::unordered_set<std::string> m_stored;    ///< names of blobs known to be in the folder, while packing
+  std::mutex m_packMutex;                   ///< guards m_pack and m_stored
+  std::unique_ptr<BlobPackWriter> m_pack;   ///< set while small blobs are packed
+  std::unordered_set<std::string> m_stored; ///< names of blobs known to be in the folder, while packing
   SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
   std::string m_failure; ///< set by the first failed write; every later append fails with it
 };
