@@ -53,10 +53,42 @@ void CaptureRecorder::packSmallBlobs(bool on) {
   std::error_code ec;
   for (fs::directory_iterator it(m_dir / "data", ec), end; !ec && it != end; it.increment(ec))
     if (it->path().extension() == ".bin")
-      m_stored.insert("data/" + it->path().filename().string());
+      rememberLocked("data/" + it->path().filename().string());
   CaptureBlobs existing(m_dir);
   for (auto &[name, where] : existing.packedBlobs())
-    m_stored.insert(name);
+    rememberLocked(name);
+}
+
+namespace {
+
+/// The two halves of the XXH3-128 a "data/<32 hex digits>.bin" name spells; false for any other name.
+bool hashHalves(const std::string &name, std::uint64_t &high, std::uint64_t &low) {
+  constexpr std::size_t prefix = 5; // "data/"
+  if (name.size() != prefix + 32 + 4)
+    return false;
+  high = low = 0;
+  for (std::size_t i = 0; i < 32; ++i) {
+    char c = name[prefix + i];
+    unsigned digit = c >= '0' && c <= '9' ? static_cast<unsigned>(c - '0')
+                     : c >= 'a' && c <= 'f' ? static_cast<unsigned>(c - 'a' + 10)
+                                            : 16u;
+    if (digit == 16u)
+      return false;
+    std::uint64_t &half = i < 16 ? high : low;
+    half = (half << 4) | digit;
+  }
+  return true;
+}
+
+} // namespace
+
+void CaptureRecorder::rememberLocked(const std::string &name) {
+  HashHalves h{};
+  if (!hashHalves(name, h.high, h.low))
+    return;
+  if (m_stored.size() >= kRememberedBlobs)
+    m_stored.clear(); // a new generation: at worst a blob seen before is appended once more
+  m_stored.insert(h);
 }
 
 Expected<std::string> CaptureRecorder::putData(const void *bytes, std::size_t size) {
@@ -64,11 +96,12 @@ Expected<std::string> CaptureRecorder::putData(const void *bytes, std::size_t si
   std::unique_lock<std::mutex> lock(m_packMutex);
   if (m_pack && size <= kPackMaxBlobBytes) {
     // Content-addressed: a name already stored holds these bytes.
-    if (m_stored.count(name))
+    HashHalves h{};
+    if (hashHalves(name, h.high, h.low) && m_stored.count(h))
       return name;
     if (Status s = m_pack->append(bytes, size); !s)
       return fail(s.error());
-    m_stored.insert(name);
+    rememberLocked(name);
     return name;
   }
   lock.unlock();

@@ -291,3 +291,31 @@ TEST_CASE("recorder: SIGKILL while packing leaves every recorded launch's bytes 
     CHECK(*bytes == std::string(100 + n, static_cast<char>(n)));
   }
 }
+
+TEST_CASE("recorder: what packing remembers is bounded, and what it forgets is stored again", "[recorder][pack]") {
+  TempDir dir;
+  auto rec = CaptureRecorder::create(dir / "cap", header());
+  REQUIRE(rec);
+  (*rec)->packSmallBlobs(true);
+  auto packBytes = [&] {
+    std::uintmax_t total = 0;
+    for (const auto &p : CaptureBlobs(dir / "cap").packFiles())
+      total += fs::file_size(p);
+    return total;
+  };
+  auto blob = [](std::size_t i) { return "blob " + std::to_string(i); };
+  // kRememberedBlobs distinct blobs fill the memory; the next one starts a new generation.
+  for (std::size_t i = 0; i <= CaptureRecorder::kRememberedBlobs; ++i)
+    REQUIRE((*rec)->putData(blob(i).data(), blob(i).size()));
+  std::uintmax_t before = packBytes();
+  const std::string recent = blob(CaptureRecorder::kRememberedBlobs);
+  REQUIRE((*rec)->putData(recent.data(), recent.size()));
+  CHECK(packBytes() == before); // remembered: not appended again
+  const std::string old = blob(0);
+  auto name = (*rec)->putData(old.data(), old.size());
+  REQUIRE(name);
+  CHECK(packBytes() == before + kPackRecordOverhead + old.size()); // forgotten: appended once more
+  auto read = CaptureBlobs(dir / "cap").read(*name);
+  REQUIRE(read);
+  CHECK(*read == old);
+}

@@ -40,9 +40,12 @@ public:
   const std::filesystem::path &dir() const { return m_dir; }
 
   /// From now on, buffer bytes up to kPackMaxBlobBytes are appended to a pack in DIR/data instead of a file
-  /// each (off by default: the layer turns it on). Blobs already in the folder, loose or packed, are known
-  /// from then on and not stored again.
+  /// each (off by default: the layer turns it on). A packed blob is not appended again while the recorder
+  /// remembers it: the last kRememberedBlobs distinct ones (blobs already in the folder included), so that a
+  /// run of a million launches does not keep a million names (issue 12's memory goal). A blob appended twice
+  /// costs its bytes only: readers take the first record.
   void packSmallBlobs(bool on);
+  static constexpr std::size_t kRememberedBlobs = std::size_t{1} << 16;
   /// Stores buffer bytes (once: identical bytes share one blob); returns the name to put in
   /// ArrayArgument::data or ArgumentFacts::dataAfter. Thread-safe.
   Expected<std::string> putData(const void *bytes, std::size_t size);
@@ -73,7 +76,17 @@ private:
   std::uint64_t m_next = 0;
   std::mutex m_packMutex;                   ///< guards m_pack and m_stored
   std::unique_ptr<BlobPackWriter> m_pack;   ///< set while small blobs are packed
-  std::unordered_set<std::string> m_stored; ///< names of blobs known to be in the folder, while packing
+  /// Content hashes (XXH3-128, high and low halves) of packed blobs known to be in the folder, while
+  /// packing; cleared when it reaches kRememberedBlobs (~3 MiB).
+  struct HashHalves {
+    std::uint64_t high, low;
+    bool operator==(const HashHalves &o) const { return high == o.high && low == o.low; }
+  };
+  struct HashOfHalves {
+    std::size_t operator()(const HashHalves &h) const { return static_cast<std::size_t>(h.low); }
+  };
+  std::unordered_set<HashHalves, HashOfHalves> m_stored;
+  void rememberLocked(const std::string &name);
   SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
   std::string m_failure; ///< set by the first failed write; every later append fails with it
 };
