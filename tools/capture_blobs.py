@@ -92,6 +92,15 @@ def size(folder, name):
     return None if where is None else where[2]
 
 
+def copies(folder, name):
+    """How many times `name` is stored in `folder`: its loose file and every pack record of it (content
+    addressing stores identical bytes once, so 1 for a blob that was recorded)."""
+    n = int(os.path.isfile(os.path.join(folder, name)))
+    for path, _ in _packs(folder):
+        n += sum(1 for record, _, _ in scan_pack(path) if record == name)
+    return n
+
+
 def names(folder):
     """Every distinct data blob of `folder`, loose (data/*.bin) or packed: a set of "data/<name>.bin"."""
     found = set(packed(folder))

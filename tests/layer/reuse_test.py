@@ -62,6 +62,9 @@ def main():
 
         if values(blob) != {7}:
             sys.exit(f"FAIL: the unchanged input's blob holds {values(blob)}, expected 7s")
+        if capture_blobs.copies(folder, blob) != 1:
+            sys.exit(f"FAIL: the input's blob is stored {capture_blobs.copies(folder, blob)} times (loose or "
+                     "packed), expected once")
         print(f"ok: {UNCHANGED} launches with the input unchanged record one blob ({blob})")
         for k, c in enumerate(copies[UNCHANGED:]):
             got = values(c["kernel_arguments"][0]["data"])
