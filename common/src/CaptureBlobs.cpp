@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
@@ -136,9 +137,12 @@ void CaptureBlobs::refreshLocked() {
     return;
   m_scanned = true;
   m_packs = std::move(now);
+  m_packList.clear();
   m_index.clear();
   m_warnings.clear();
   for (const auto &[pack, state] : m_packs) {
+    auto number = static_cast<std::uint32_t>(m_packList.size());
+    m_packList.push_back(pack);
     auto scan = scanBlobPackFile(pack);
     if (!scan) {
       m_warnings.emplace_back(pack, scan.error());
@@ -146,26 +150,29 @@ void CaptureBlobs::refreshLocked() {
     }
     for (std::string &w : scan->warnings)
       m_warnings.emplace_back(pack, std::move(w));
-    for (PackedBlob &blob : scan->blobs) {
-      std::string name = dataBlobNameForHash(blob.hash);
-      m_index.emplace(std::move(name), Location{pack, std::move(blob)});
+    for (const PackedBlob &blob : scan->blobs) {
+      Key key{};
+      if (parseHash128(blob.hash, key.high, key.low))
+        m_index.emplace(key, Entry{number, blob.offset, blob.size}); // the first record of a hash wins
     }
   }
 }
 
 std::optional<CaptureBlobs::Location> CaptureBlobs::findPackedLocked(std::string_view relative) {
-  if (!isDataBlobName(relative))
+  Key key{};
+  if (!isDataBlobName(relative) || !parseHash128(relative.substr(5, 32), key.high, key.low))
     return std::nullopt;
   if (!m_scanned)
     refreshLocked();
-  auto it = m_index.find(relative);
+  auto it = m_index.find(key);
   if (it == m_index.end()) {
     refreshLocked(); // a capture still being written may have appended it since
-    it = m_index.find(relative);
+    it = m_index.find(key);
     if (it == m_index.end())
       return std::nullopt;
   }
-  return it->second;
+  return Location{m_packList[it->second.pack],
+                  PackedBlob{std::string(relative.substr(5, 32)), it->second.offset, it->second.size}};
 }
 
 std::optional<std::uint64_t> CaptureBlobs::size(std::string_view relative) {
@@ -212,7 +219,17 @@ std::optional<std::string> CaptureBlobs::packProblem(const Location &where) {
 std::vector<std::pair<std::string, CaptureBlobs::Location>> CaptureBlobs::packedBlobs() {
   std::lock_guard<std::mutex> lock(m_mutex);
   refreshLocked();
-  return {m_index.begin(), m_index.end()};
+  std::vector<std::pair<std::string, Location>> all;
+  all.reserve(m_index.size());
+  char hex[33];
+  for (const auto &[key, entry] : m_index) {
+    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(key.high),
+                  static_cast<unsigned long long>(key.low));
+    all.emplace_back(dataBlobNameForHash(hex),
+                     Location{m_packList[entry.pack], PackedBlob{hex, entry.offset, entry.size}});
+  }
+  std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  return all;
 }
 
 std::vector<fs::path> CaptureBlobs::packFiles() {

@@ -63,21 +63,10 @@ namespace {
 
 /// The two halves of the XXH3-128 a "data/<32 hex digits>.bin" name spells; false for any other name.
 bool hashHalves(const std::string &name, std::uint64_t &high, std::uint64_t &low) {
-  constexpr std::size_t prefix = 5; // "data/"
-  if (name.size() != prefix + 32 + 4)
+  constexpr std::string_view prefix = "data/", suffix = ".bin";
+  if (name.size() != prefix.size() + 32 + suffix.size() || name.compare(0, prefix.size(), prefix) != 0)
     return false;
-  high = low = 0;
-  for (std::size_t i = 0; i < 32; ++i) {
-    char c = name[prefix + i];
-    unsigned digit = c >= '0' && c <= '9' ? static_cast<unsigned>(c - '0')
-                     : c >= 'a' && c <= 'f' ? static_cast<unsigned>(c - 'a' + 10)
-                                            : 16u;
-    if (digit == 16u)
-      return false;
-    std::uint64_t &half = i < 16 ? high : low;
-    half = (half << 4) | digit;
-  }
-  return true;
+  return parseHash128(std::string_view(name).substr(prefix.size(), 32), high, low);
 }
 
 } // namespace

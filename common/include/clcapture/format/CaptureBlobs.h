@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,7 +77,21 @@ private:
   std::pair<std::int64_t, std::int64_t> m_dataDirTime{-1, -1};
   bool m_listingSettled = false; ///< that listing was made over a second after data/ last changed
   std::map<std::filesystem::path, PackState> m_packs;
-  std::map<std::string, Location, std::less<>> m_index; ///< "data/<hash>.bin" → its record
+  std::vector<std::filesystem::path> m_packList; ///< m_packs' paths, in order: what Entry::pack indexes
+  /// A blob's content hash (XXH3-128 halves) and where its record is: 44 bytes a blob, so the index of a
+  /// million-launch capture stays small.
+  struct Key {
+    std::uint64_t high, low;
+    bool operator==(const Key &o) const { return high == o.high && low == o.low; }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key &k) const { return static_cast<std::size_t>(k.low ^ (k.high >> 7)); }
+  };
+  struct Entry {
+    std::uint32_t pack;
+    std::uint64_t offset, size;
+  };
+  std::unordered_map<Key, Entry, KeyHash> m_index; ///< the first record of each hash
   std::vector<std::pair<std::filesystem::path, std::string>> m_warnings;
   std::map<std::filesystem::path, std::optional<std::string>> m_packProblems; ///< packProblem's answers
 };
