@@ -56,6 +56,25 @@ std::string dataBlobName(const void *bytes, std::size_t size) {
   return "data/" + contentHash128(bytes, size) + ".bin";
 }
 
+bool parseHash128(std::string_view hex, std::uint64_t &high, std::uint64_t &low) {
+  if (hex.size() != 32)
+    return false;
+  high = low = 0;
+  for (std::size_t i = 0; i < 32; ++i) {
+    char c = hex[i];
+    unsigned digit;
+    if (c >= '0' && c <= '9')
+      digit = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      digit = static_cast<unsigned>(c - 'a' + 10);
+    else
+      return false;
+    std::uint64_t &half = i < 16 ? high : low;
+    half = (half << 4) | digit;
+  }
+  return true;
+}
+
 std::string kernelFileName(std::string_view entry, std::string_view source, std::string_view suffix) {
   std::string safe;
   for (char c : entry.substr(0, 64)) {

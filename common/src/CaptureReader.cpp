@@ -7,6 +7,7 @@
 
 #include "clcapture/format/CaptureReader.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/CapturePath.h"
 #include "clcapture/format/GpuVerifyForm.h"
 #include "clcapture/format/JsonArrayFile.h"
@@ -468,11 +469,24 @@ void validateFile(const std::string &relative, const std::string &path, const fs
     ask = inserted;
   }
   if (ask) {
-    facts->problem = containedFileProblem(*baseDir, relative);
     std::error_code ec;
-    auto actual = fs::file_size(*baseDir / relative, ec);
-    if (!facts->problem && !ec)
-      facts->size = actual;
+    if (fs::symlink_status(*baseDir / relative, ec).type() == fs::file_type::not_found) {
+      // Not a loose file: a blob from one of the folder's packs (CaptureBlobs.h), whose pack must lie inside.
+      CaptureBlobs &blobs = CaptureBlobs::of(*baseDir);
+      auto where = blobs.packed(relative);
+      if (!where)
+        facts->problem = "file " + inQuotes(relative) + " does not exist in " + baseDir->string() +
+                         (relative.rfind("data/", 0) == 0 ? " (neither as a file nor in a pack of data/)" : "");
+      else if (auto problem = blobs.packProblem(*where))
+        facts->problem = *problem;
+      else
+        facts->size = where->blob.size;
+    } else {
+      facts->problem = containedFileProblem(*baseDir, relative);
+      auto size = fs::file_size(*baseDir / relative, ec);
+      if (!facts->problem && !ec)
+        facts->size = size;
+    }
   }
   if (facts->problem) {
     r.error(path, *facts->problem);
@@ -719,6 +733,10 @@ CaptureSet parseCaptures(std::string_view text, std::string_view displayName, co
   }
   for (Diagnostic &d : records.take())
     list.add(std::move(d));
+  // Damaged pack records (BlobPack.h): a blob they held is reported missing above; say why.
+  if (baseDir && options.checkFiles)
+    for (const auto &[pack, message] : CaptureBlobs::of(*baseDir).warnings())
+      list.add(Diagnostic{Severity::Warning, pack.string(), {}, {}, {}, {}, message});
   set.diagnostics = list.take();
   return set;
 }

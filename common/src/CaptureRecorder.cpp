@@ -2,6 +2,7 @@
 
 #include "clcapture/format/CaptureRecorder.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/GpuVerifyForm.h"
@@ -38,8 +39,61 @@ CaptureRecorder::CaptureRecorder(fs::path dir, std::unique_ptr<JsonArrayFile> ca
                                  std::unique_ptr<JsonArrayFile> sidecar)
     : m_dir(std::move(dir)), m_captures(std::move(captures)), m_sidecar(std::move(sidecar)) {}
 
+void CaptureRecorder::packSmallBlobs(bool on) {
+  std::lock_guard<std::mutex> lock(m_packMutex);
+  if (!on) {
+    m_pack.reset();
+    m_stored.clear();
+    return;
+  }
+  if (m_pack)
+    return;
+  m_pack = std::make_unique<BlobPackWriter>(m_dir / "data");
+  // A folder reused (IfExists::Replace) may hold blobs already: loose files and the records of its packs.
+  std::error_code ec;
+  for (fs::directory_iterator it(m_dir / "data", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".bin")
+      rememberLocked("data/" + it->path().filename().string());
+  CaptureBlobs existing(m_dir);
+  for (auto &[name, where] : existing.packedBlobs())
+    rememberLocked(name);
+}
+
+namespace {
+
+/// The two halves of the XXH3-128 a "data/<32 hex digits>.bin" name spells; false for any other name.
+bool hashHalves(const std::string &name, std::uint64_t &high, std::uint64_t &low) {
+  constexpr std::string_view prefix = "data/", suffix = ".bin";
+  if (name.size() != prefix.size() + 32 + suffix.size() || name.compare(0, prefix.size(), prefix) != 0)
+    return false;
+  return parseHash128(std::string_view(name).substr(prefix.size(), 32), high, low);
+}
+
+} // namespace
+
+void CaptureRecorder::rememberLocked(const std::string &name) {
+  HashHalves h{};
+  if (!hashHalves(name, h.high, h.low))
+    return;
+  if (m_stored.size() >= kRememberedBlobs)
+    m_stored.clear(); // a new generation: at worst a blob seen before is appended once more
+  m_stored.insert(h);
+}
+
 Expected<std::string> CaptureRecorder::putData(const void *bytes, std::size_t size) {
   std::string name = dataBlobName(bytes, size);
+  std::unique_lock<std::mutex> lock(m_packMutex);
+  if (m_pack && size <= kPackMaxBlobBytes) {
+    // Content-addressed: a name already stored holds these bytes.
+    HashHalves h{};
+    if (hashHalves(name, h.high, h.low) && m_stored.count(h))
+      return name;
+    if (Status s = m_pack->append(bytes, size); !s)
+      return fail(s.error());
+    rememberLocked(name);
+    return name;
+  }
+  lock.unlock();
   auto written = writeBlobOnce(m_dir, name, bytes, size);
   if (!written)
     return fail(written.error());

@@ -11,7 +11,7 @@
 // signal when it was killed), and says where the capture went and what it lacks (CaptureSummary.h).
 // `clcapture doctor` (Doctor.h) is a subcommand only as the first argument: `clcapture -- doctor` runs a
 // command named doctor. So are `pack`, `export` and `import`, which run clcapture-pack / clcapture-export /
-// clcapture-import (bugreport/).
+// clcapture-import (bugreport/), and `unpack` (Unpack.h), which turns packed blobs back into loose files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "Doctor.h"
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
+#include "Unpack.h"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -65,6 +66,8 @@ int runSubcommand(const char *name, int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc > 1 && std::strcmp(argv[1], "doctor") == 0)
     return launcher::runDoctor(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "unpack") == 0)
+    return launcher::runUnpack(argc - 1, argv + 1);
   for (const char *sub : {"pack", "export", "import"})
     if (argc > 1 && std::strcmp(argv[1], sub) == 0)
       return runSubcommand(sub, argc - 1, argv + 1);
@@ -73,9 +76,11 @@ int main(int argc, char **argv) {
       "usage: clcapture [OPTIONS] -- COMMAND [ARGS...]\n"
       "       clcapture doctor [--icd PATH] [--layer]   (would capture work here? see doctor --help)\n"
       "       clcapture pack DIR [-o FILE] ...           (one archive for a bug report; clcapture-pack)\n"
-      "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)"};
+      "       clcapture export|import ...                (Oclgrind .sim, PySchedCL specs; clcapture-export)\n"
+      "       clcapture unpack DIR                       (packed blobs as loose files, for GPUVerify)"};
   app.prefix_command();
-  std::string dir, kernels, launches, data, dataPerShape, maxBytes, minFree, icd, logLevel, callSites, store;
+  std::string dir, kernels, launches, data, dataPerShape, maxBytes, minFree, icd, logLevel, callSites, store,
+      pack;
   bool layer = false, noPreflight = false, dataAfter = false;
   app.add_option("--dir", dir, "capture folder (default ./clcapture-<exe>-<pid>)");
   app.add_flag("--layer", layer, "load as an OPENCL_LAYERS layer instead of a shim ICD");
@@ -95,6 +100,10 @@ int main(int argc, char **argv) {
       "--min-free", minFree,
       "bytes to leave free on the capture's file system (default: 10% of it or 2G, the larger; off)");
   app.add_option("--call-sites", callSites, "record the application's call sites (host_api_calls): on or off")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--pack", pack,
+                 "small buffer contents appended to pack files (on, the default) or one data/<hash>.bin file "
+                 "each (off: what GPUVerify's loader reads; clcapture unpack DIR converts later)")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--store", store,
                  "program store (sources of the binaries the application caches): a folder, or off "
@@ -117,7 +126,8 @@ int main(int argc, char **argv) {
       kernels.empty() ? nullptr : kernels.c_str(), launches.empty() ? nullptr : launches.c_str(),
       data.empty() ? nullptr : data.c_str(), maxBytes.empty() ? nullptr : maxBytes.c_str(),
       callSites.empty() ? nullptr : callSites.c_str(), nullptr, minFree.empty() ? nullptr : minFree.c_str(),
-      dataAfter ? "on" : nullptr, dataPerShape.empty() ? nullptr : dataPerShape.c_str());
+      dataAfter ? "on" : nullptr, dataPerShape.empty() ? nullptr : dataPerShape.c_str(),
+      pack.empty() ? nullptr : pack.c_str());
   if (!controls.error.empty()) {
     std::fprintf(stderr, "clcapture: %s\n", controls.error.c_str());
     return 1;
@@ -146,6 +156,7 @@ int main(int argc, char **argv) {
   pass("CLCAPTURE_MAX_BYTES", maxBytes);
   pass("CLCAPTURE_MIN_FREE", minFree);
   pass("CLCAPTURE_CALL_SITES", callSites);
+  pass("CLCAPTURE_PACK", pack);
   if (dataAfter)
     env.set("CLCAPTURE_DATA_AFTER", "on");
   pass("CLCAPTURE_STORE", store);

@@ -33,8 +33,8 @@ bool CaptureControls::wantsKernel(const std::string &kernel) const {
 
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites, const char *store,
-                              const char *minFree, const char *dataAfter,
-                              const char *dataPerShape) {
+                              const char *minFree, const char *dataAfter, const char *dataPerShape,
+                              const char *pack) {
   CaptureControls c;
   if (kernels && *kernels) {
     c.kernelsText = kernels;
@@ -111,6 +111,15 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
       return c;
     }
   }
+  if (pack && *pack) {
+    std::string text(pack);
+    if (text == "off" || text == "0")
+      c.pack = false;
+    else if (text != "on" && text != "1") {
+      c.error = "CLCAPTURE_PACK=" + text + ": expected on or off";
+      return c;
+    }
+  }
   if (dataPerShape && *dataPerShape) {
     std::string text(dataPerShape);
     auto n = text == "all" ? std::optional<std::uint64_t>(UINT64_MAX) : parseIndex(text);
@@ -144,7 +153,7 @@ CaptureControls controlsFromEnvironment() {
                                     std::getenv("CLCAPTURE_DATA"), std::getenv("CLCAPTURE_MAX_BYTES"),
                                     std::getenv("CLCAPTURE_CALL_SITES"), std::getenv("CLCAPTURE_STORE"),
                                     std::getenv("CLCAPTURE_MIN_FREE"), std::getenv("CLCAPTURE_DATA_AFTER"),
-                                    std::getenv("CLCAPTURE_DATA_PER_SHAPE"));
+                                    std::getenv("CLCAPTURE_DATA_PER_SHAPE"), std::getenv("CLCAPTURE_PACK"));
   if (c.storeFolder && c.storeFolder->empty())
     c.storeFolder = defaultStoreFolder(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
   return c;

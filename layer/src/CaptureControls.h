@@ -34,6 +34,9 @@ struct CaptureControls {
   /// CLCAPTURE_DATA_AFTER=on: also the bytes of the buffers each launch may write, once it completed (sidecar
   /// data_after), for replay comparison.
   bool dataAfter = false;
+  /// CLCAPTURE_PACK=off: every blob a loose data/<hash>.bin file, as GPUVerify's loader reads them; on (the
+  /// default): blobs up to kPackMaxBlobBytes appended to the process's pack (BlobPack.h, issue 12).
+  bool pack = true;
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
   /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),
   /// nothing at all when CLCAPTURE_STORE=off or there is no default.
@@ -50,7 +53,8 @@ struct CaptureControls {
 CaptureControls parseControls(const char *kernels, const char *launches, const char *data,
                               const char *maxBytes, const char *callSites = nullptr,
                               const char *store = nullptr, const char *minFree = nullptr,
-                              const char *dataAfter = nullptr, const char *dataPerShape = nullptr);
+                              const char *dataAfter = nullptr, const char *dataPerShape = nullptr,
+                              const char *pack = nullptr);
 /// The program store's default folder: $XDG_CACHE_HOME/clcapture/programs (an absolute XDG_CACHE_HOME only,
 /// as the XDG base-directory spec says), else $HOME/.cache/clcapture/programs; nothing without either.
 std::optional<std::string> defaultStoreFolder(const char *xdgCacheHome, const char *home);

@@ -55,6 +55,7 @@ struct CaptureEngine::State {
       enabled = false;
       return nullptr;
     }
+    recorder->packSmallBlobs(controls.pack);
     budget.configure(folder);
     return recorder.get();
   }

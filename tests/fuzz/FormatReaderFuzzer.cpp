@@ -1,6 +1,10 @@
 // libFuzzer target for the capture-format reader: any input must be rejected cleanly or accepted, and
 // whatever is accepted must survive the writer unchanged (write → read → write gives the same bytes).
+// The same input, after a pack header, is scanned as a pack (BlobPack.h): every record it keeps lies inside
+// the input, in order, and holds bytes with the hash it names.
 // Built with ASan + UBSan (+ LeakSanitizer through ASan): a crash, leak or undefined behaviour fails it.
+#include "clcapture/format/BlobPack.h"
+#include "clcapture/format/BlobStore.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/JsonArrayFile.h"
@@ -41,6 +45,18 @@ void checkSidecar(std::string_view text) {
   requireThat(serializeSidecar(*again.sidecar) == written);
 }
 
+void checkPack(std::string_view text) {
+  const std::string pack = packHeader() + std::string(text);
+  PackScan scan = scanBlobPack(pack);
+  requireThat(scan.validBytes <= pack.size());
+  std::uint64_t previous = 0;
+  for (const PackedBlob &blob : scan.blobs) {
+    requireThat(blob.offset > previous && blob.offset + blob.size <= scan.validBytes);
+    requireThat(contentHash128(pack.data() + blob.offset, static_cast<std::size_t>(blob.size)) == blob.hash);
+    previous = blob.offset;
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -53,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   lenient.allowNonUniformWorkGroups = true;
   checkCaptures(text, lenient);
   checkSidecar(text);
+  checkPack(text);
   (void)recoverTruncatedJson(text, 1 + static_cast<int>(size % 2));
   for (Endianness order : {Endianness::Little, Endianness::Big}) {
     auto bytes = decodeScalar(text.substr(0, 40), size % 17, order);

@@ -45,6 +45,17 @@ TEST_CASE("controls: call sites on by default, off on request", "[layer][control
         "CLCAPTURE_CALL_SITES=yes: expected on or off");
 }
 
+TEST_CASE("controls: small blobs packed by default, loose files on request", "[layer][controls]") {
+  auto pack = [](const char *value) {
+    return parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, value);
+  };
+  CHECK(pack(nullptr).pack);
+  CHECK(pack("on").pack);
+  CHECK_FALSE(pack("off").pack);
+  CHECK(pack("off").error.empty());
+  CHECK(pack("loose").error == "CLCAPTURE_PACK=loose: expected on or off");
+}
+
 TEST_CASE("controls: the program store's folder", "[layer][controls]") {
   using clcapture::layer::defaultStoreFolder;
   CHECK(parseControls(nullptr, nullptr, nullptr, nullptr).storeFolder == std::string()); // the default

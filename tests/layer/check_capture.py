@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import gpuverify_loader_rules  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
 
 failures = []
 NO_SCHEMA = "--no-schema" in sys.argv
@@ -49,8 +50,7 @@ def data_of(folder, arg):
     """The captured bytes of an array argument (None when it has none)."""
     if "data" not in arg:
         return None
-    with open(os.path.join(folder, arg["data"]), "rb") as f:
-        return f.read()
+    return capture_blobs.read(folder, arg["data"])
 
 
 def ints(values):

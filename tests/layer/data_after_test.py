@@ -18,6 +18,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
 
 
 def capture(launcher, icd, folder, command, extra):
@@ -32,8 +33,7 @@ def capture(launcher, icd, folder, command, extra):
 
 
 def ints(folder, blob):
-    with open(os.path.join(folder, blob), "rb") as f:
-        data = f.read()
+    data = capture_blobs.read(folder, blob)
     return list(struct.unpack(f"<{len(data) // 4}i", data))
 
 

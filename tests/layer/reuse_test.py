@@ -26,6 +26,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
 
 UNCHANGED = 1000
 WRITER_KINDS = 10
@@ -56,12 +57,14 @@ def main():
         blob = first.pop()
 
         def values(name):
-            with open(os.path.join(folder, name), "rb") as f:
-                data = f.read()
+            data = capture_blobs.read(folder, name)
             return set(struct.unpack(f"<{len(data) // 4}i", data))
 
         if values(blob) != {7}:
             sys.exit(f"FAIL: the unchanged input's blob holds {values(blob)}, expected 7s")
+        if capture_blobs.copies(folder, blob) != 1:
+            sys.exit(f"FAIL: the input's blob is stored {capture_blobs.copies(folder, blob)} times (loose or "
+                     "packed), expected once")
         print(f"ok: {UNCHANGED} launches with the input unchanged record one blob ({blob})")
         for k, c in enumerate(copies[UNCHANGED:]):
             got = values(c["kernel_arguments"][0]["data"])

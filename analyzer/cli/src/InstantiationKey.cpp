@@ -3,6 +3,7 @@
 #include "clcapture/verify/InstantiationKey.h"
 
 #include "clcapture/format/BlobStore.h"
+#include "clcapture/format/CaptureBlobs.h"
 
 #include <algorithm>
 #include <ctime>
@@ -85,18 +86,14 @@ std::string FileHashCache::hashOf(const fs::path &file) {
   }
   // One read into a buffer of the file's size: data files run to hundreds of MB, and a stringstream
   // copied each of them three times (16 % of verifying Boost.Compute's monte_carlo capture was memmove).
+  // A loose file or a record of the capture's packs (CaptureBlobs.h): the same bytes, the same hash.
   std::string hash = "unreadable:" + name;
-  std::error_code ec;
-  auto size = fs::file_size(file, ec);
-  std::ifstream in(file, std::ios::binary);
   bool read = false;
-  if (!ec && in) {
-    std::vector<char> bytes(static_cast<std::size_t>(size));
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (static_cast<std::uintmax_t>(in.gcount()) == size && in.peek() == std::ifstream::traits_type::eof()) {
-      hash = format::contentHash128(bytes.data(), bytes.size());
-      read = true;
-    }
+  std::uintmax_t size = 0;
+  if (auto bytes = format::readCaptureFile(file)) {
+    hash = format::contentHash128(bytes->data(), bytes->size());
+    size = bytes->size();
+    read = true;
   }
   std::lock_guard<std::mutex> lock(m_mutex);
   m_hashes.emplace(name, hash);

@@ -4,6 +4,7 @@
 
 #include "EncodingState.h"
 #include "ThreadEncoder.h"
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/model/Builtins.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
@@ -508,10 +509,11 @@ void setUpReadOnlyTables(EncodingState &s) {
     if (more && raw != s.capturedBytes.end() && raw->second.first == fact.origin &&
         raw->second.second.size() == *fact.size)
       continue;
-    std::ifstream in(*fact.data, std::ios::binary);
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.eof() && !in.good())
+    // A loose data/<hash>.bin file or a record of the capture's packs (CaptureBlobs.h).
+    auto blob = format::readCaptureFile(*fact.data);
+    if (!blob)
       continue;
+    std::vector<unsigned char> bytes(blob->begin(), blob->end());
     // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
     cvc5::Term table = more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
     s.capturedTables[fact.root] = storeBytes(tf, table, fact.origin, bytes);

@@ -2,6 +2,7 @@
 
 #include "clcapture/export/LaunchView.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/MemFlags.h"
 
 #include <fstream>
@@ -68,6 +69,10 @@ std::string ArgumentView::label() const {
 }
 
 format::Expected<std::string> readFileBytes(const fs::path &path) {
+  // A capture's data/<hash>.bin may be a record of its packs (CaptureBlobs.h) rather than a file.
+  std::error_code ec;
+  if (!fs::exists(path, ec) && format::captureFileSize(path))
+    return format::readCaptureFile(path);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return format::fail(path.string() + ": cannot be read");

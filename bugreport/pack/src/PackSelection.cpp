@@ -2,6 +2,7 @@
 
 #include "PackSelection.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/GpuVerifyForm.h"
 
 #include <set>
@@ -40,9 +41,22 @@ fmt::Expected<PackedCapture> selectForPack(const fmt::Capture &capture, const fs
 
   PackedCapture out;
   std::set<std::string> files;
-  auto addFile = [&](const std::string &relative) {
-    if (files.insert(relative).second)
+  fmt::CaptureBlobs &blobs = fmt::CaptureBlobs::of(folder);
+  // A packed blob goes into the archive as the loose data/<hash>.bin it stands for, so the archive is the
+  // same bytes whether the capture was packed or not, and GPUVerify's loader reads it.
+  auto addFile = [&](const std::string &relative) -> fmt::Status {
+    if (!files.insert(relative).second)
+      return {};
+    std::error_code ec;
+    if (fs::exists(folder / relative, ec) || !blobs.packed(relative)) {
       out.files.push_back(archive::ArchiveEntry{relative, {}, folder / relative});
+      return {};
+    }
+    auto bytes = blobs.read(relative);
+    if (!bytes)
+      return fmt::fail(bytes.error());
+    out.files.push_back(archive::ArchiveEntry{relative, std::move(*bytes), {}});
+    return {};
   };
   const std::string leftOut =
       policy.data ? "left out by clcapture pack --data " + std::to_string(policy.dataCap) + " (larger)"
@@ -62,7 +76,8 @@ fmt::Expected<PackedCapture> selectForPack(const fmt::Capture &capture, const fs
       facts.enqueueFunction = "clEnqueueNDRangeKernel";
     }
     facts.instantiation = j;
-    addFile(inst.kernelFile);
+    if (fmt::Status s = addFile(inst.kernelFile); !s)
+      return fmt::fail(s.error());
     if (inst.kernelArguments)
       for (std::size_t a = 0; a < inst.kernelArguments->size(); ++a) {
         auto *array = std::get_if<fmt::ArrayArgument>(&(*inst.kernelArguments)[a]);
@@ -77,19 +92,20 @@ fmt::Expected<PackedCapture> selectForPack(const fmt::Capture &capture, const fs
               af.dataSkipped = leftOut;
           continue;
         }
-        addFile(*array->data);
+        if (fmt::Status s = addFile(*array->data); !s)
+          return fmt::fail(s.error());
       }
     for (fmt::ArgumentFacts &af : facts.arguments) {
       if (!af.dataAfter)
         continue;
-      std::error_code ec;
-      std::uint64_t size = fs::file_size(folder / *af.dataAfter, ec);
-      if (ec || !policy.data || size > policy.dataCap) {
+      std::optional<std::uint64_t> size = blobs.size(*af.dataAfter);
+      if (!size || !policy.data || *size > policy.dataCap) {
         af.dataAfter.reset();
-        af.dataAfterSkipped = ec ? "its file is missing from the capture folder" : leftOut;
+        af.dataAfterSkipped = !size ? "its file is missing from the capture folder" : leftOut;
         continue;
       }
-      addFile(*af.dataAfter);
+      if (fmt::Status s = addFile(*af.dataAfter); !s)
+        return fmt::fail(s.error());
     }
     if (policy.redactPaths) {
       if (inst.hostApiCalls)

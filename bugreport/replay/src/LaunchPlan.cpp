@@ -2,6 +2,7 @@
 
 #include "clcapture/replay/LaunchPlan.h"
 
+#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/format/MemFlags.h"
 #include "clcapture/format/ScalarCodec.h"
 
@@ -94,11 +95,11 @@ std::uint64_t accessFlags(std::uint64_t flags) {
 
 fmt::Expected<std::vector<std::uint8_t>> readBlob(const fs::path &folder, const std::string &relative,
                                                   std::uint64_t size, const std::string &label) {
-  fs::path path = folder / relative;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  // A loose file or a record of the capture's packs (CaptureBlobs.h).
+  auto blob = fmt::CaptureBlobs::of(folder).read(relative);
+  if (!blob)
     return fmt::fail(label + ": cannot open " + relative);
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes(blob->begin(), blob->end());
   if (bytes.size() != size)
     return fmt::fail(label + ": " + relative + " holds " + std::to_string(bytes.size()) +
                      " bytes, the argument " + std::to_string(size));

@@ -2,6 +2,8 @@
 
 #include "clcapture/replay/Replayer.h"
 
+#include "clcapture/format/CaptureBlobs.h"
+
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -14,12 +16,13 @@ namespace fmt = clcapture::format;
 
 namespace {
 
+/// A capture file: loose, or for data/<hash>.bin a record of the capture's packs (CaptureBlobs.h).
 std::vector<std::uint8_t> readFile(const fs::path &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
+  auto bytes = fmt::readCaptureFile(path);
+  ok = static_cast<bool>(bytes);
   if (!ok)
     return {};
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
 }
 
 /// The first lines of a build log, enough to show the error.

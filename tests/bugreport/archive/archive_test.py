@@ -38,6 +38,9 @@ import sys
 import tarfile
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
+
 POCL = "/etc/OpenCL/vendors/pocl.icd"
 
 
@@ -140,9 +143,20 @@ def scenario_contents(args, work):
     check(any(f.startswith("data/") for f in files), "no data file packed")
     check(any(a.get("data_after") for l in sidecar["launches"] for a in l.get("arguments", [])),
           "no data_after kept in the sidecar")
+    check(capture_blobs.packed(folder), "the capture packed no blob (CLCAPTURE_PACK is on by default)")
     for f in files - {"captures.json", "captures.meta.json", "environment.json", "README.md"}:
-        with open(os.path.join(folder, f), "rb") as x, open(os.path.join(out, f), "rb") as y:
-            check(x.read() == y.read(), f"{f}: packed bytes differ from the capture's")
+        with open(os.path.join(out, f), "rb") as y:
+            check(capture_blobs.read(folder, f) == y.read(), f"{f}: packed bytes differ from the capture's")
+    # Packed blobs go into the archive as loose data/<hash>.bin files: the same archive after clcapture unpack.
+    loose = os.path.join(work, "loose")
+    shutil.copytree(folder, loose)
+    run([args.launcher, "unpack", loose], want=0)
+    check(not any(n.endswith(".pack") for n in os.listdir(os.path.join(loose, "data"))), "unpack left a pack")
+    third = os.path.join(work, "three", "a.tar.gz")
+    os.makedirs(os.path.dirname(third))
+    pack(args, loose, third)
+    with open(third, "rb") as f:
+        check(f.read() == a, "the archive of the unpacked capture differs from the packed capture's")
     env = load_json(os.path.join(out, "environment.json"))
     text = json.dumps(env)
     for word in ("memory_forms", "PoCL", "libOpenCL.so", "clcapture_version", "driver_version"):

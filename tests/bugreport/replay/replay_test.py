@@ -34,6 +34,7 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
 
 POCL = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
@@ -91,7 +92,8 @@ def scenario_reduce(args, work):
     folder = os.path.join(work, "reduce")
     capture(args, folder, [os.path.join(args.samples, "reduce")], ["--data-after"])
     captures = json.load(open(os.path.join(folder, "captures.json")))
-    inputs = ints(os.path.join(folder, captures[0]["kernel_arguments"][0]["data"]))
+    data = capture_blobs.read(folder, captures[0]["kernel_arguments"][0]["data"])
+    inputs = list(struct.unpack(f"<{len(data) // 4}i", data))
     local = captures[0]["local_size"][0]
     expected = [sum(inputs[g * local:(g + 1) * local]) for g in range(len(inputs) // local)]
     for name, options, env in drivers():

@@ -19,6 +19,7 @@ import struct
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
 
 # Standard clGetPlatformInfo names a loader asks at start-up (CL_PLATFORM_PROFILE..CL_PLATFORM_ICD_SUFFIX_KHR);
 # the app's own clGetPlatformInfo calls use distinctive names, so they never look like these.
@@ -139,7 +140,7 @@ def check_capture(folder, schemas, app, failures):
         expect(args[1].get("value") == "0x00005A5A", f"scale {args[1].get('value')}")
         data = args[0].get("data")
         want = struct.pack("<16i", *[1000 + 3 * i for i in range(16)])
-        got = open(os.path.join(folder, data), "rb").read() if data else None
+        got = capture_blobs.read(folder, data) if data else None
         expect(got == want, "the buffer's bytes at launch are the app's (read through the stub)")
     launch = meta["launches"][0]
     expect(launch["device"]["name"] == "clcapture stub device", f"device facts from the stub: {launch['device']}")

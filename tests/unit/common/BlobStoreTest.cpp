@@ -52,3 +52,15 @@ TEST_CASE("blobs: a write into a missing folder fails with the path named", "[bl
   REQUIRE_FALSE(r);
   CHECK(r.error().find("nowhere/x.bin.tmp-") != std::string::npos);
 }
+
+TEST_CASE("blobs: a content hash's hex digits parse back into its two halves", "[blobs]") {
+  const std::string bytes = "hello";
+  XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  std::uint64_t high = 0, low = 0;
+  REQUIRE(parseHash128(contentHash128(bytes.data(), bytes.size()), high, low));
+  CHECK(high == h.high64);
+  CHECK(low == h.low64);
+  CHECK_FALSE(parseHash128("0123456789abcdef0123456789abcde", high, low));  // 31 digits
+  CHECK_FALSE(parseHash128("0123456789ABCDEF0123456789abcdef", high, low)); // upper case: not a name we write
+  CHECK_FALSE(parseHash128("0123456789abcdef0123456789abcdeg", high, low));
+}

@@ -25,6 +25,9 @@ std::string contentHash64(const void *bytes, std::size_t size);
 
 /// "data/<hash128>.bin"
 std::string dataBlobName(const void *bytes, std::size_t size);
+/// The two halves (high, low) of the XXH3-128 that 32 lower-case hex digits spell, as contentHash128 writes
+/// them; false for anything else.
+bool parseHash128(std::string_view hex, std::uint64_t &high, std::uint64_t &low);
 /// "kernels/<entry>-<hash64><suffix>"; characters of `entry` outside [A-Za-z0-9_] become '_'.
 std::string kernelFileName(std::string_view entry, std::string_view source, std::string_view suffix = ".cl");
 

@@ -7,10 +7,13 @@
 // No fsync: the page cache survives the death of the process; power loss is out of scope.
 // A launch that repeats an earlier one's facts gets a short sidecar entry and no host_api_calls in
 // captures.json (SidecarRepeats.h); readers expand both.
+// With packSmallBlobs (the layer's default, CLCAPTURE_PACK), blobs up to kPackMaxBlobBytes are appended to
+// this process's pack (BlobPack.h) instead of one file each; their names stay "data/<hash>.bin".
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clcapture/format/BlobPack.h"
 #include "clcapture/format/BlobStore.h"
 #include "clcapture/format/Expected.h"
 #include "clcapture/format/Instantiation.h"
@@ -22,6 +25,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <unordered_set>
 
 namespace clcapture::format {
 
@@ -35,7 +39,15 @@ public:
 
   const std::filesystem::path &dir() const { return m_dir; }
 
-  /// Stores buffer bytes; returns the name to put in ArrayArgument::data.
+  /// From now on, buffer bytes up to kPackMaxBlobBytes are appended to a pack in DIR/data instead of a file
+  /// each (off by default: the layer turns it on). A packed blob is not appended again while the recorder
+  /// remembers it: the last kRememberedBlobs distinct ones (blobs already in the folder included), so that a
+  /// run of a million launches does not keep a million names (issue 12's memory goal). A blob appended twice
+  /// costs its bytes only: readers take the first record.
+  void packSmallBlobs(bool on);
+  static constexpr std::size_t kRememberedBlobs = std::size_t{1} << 16;
+  /// Stores buffer bytes (once: identical bytes share one blob); returns the name to put in
+  /// ArrayArgument::data or ArgumentFacts::dataAfter. Thread-safe.
   Expected<std::string> putData(const void *bytes, std::size_t size);
   /// Stores a program source; returns the name to put in Instantiation::kernelFile.
   Expected<std::string> putKernelSource(std::string_view entry, std::string_view source,
@@ -62,6 +74,19 @@ private:
   std::unique_ptr<JsonArrayFile> m_captures;
   std::unique_ptr<JsonArrayFile> m_sidecar;
   std::uint64_t m_next = 0;
+  std::mutex m_packMutex;                   ///< guards m_pack and m_stored
+  std::unique_ptr<BlobPackWriter> m_pack;   ///< set while small blobs are packed
+  /// Content hashes (XXH3-128, high and low halves) of packed blobs known to be in the folder, while
+  /// packing; cleared when it reaches kRememberedBlobs (~3 MiB).
+  struct HashHalves {
+    std::uint64_t high, low;
+    bool operator==(const HashHalves &o) const { return high == o.high && low == o.low; }
+  };
+  struct HashOfHalves {
+    std::size_t operator()(const HashHalves &h) const { return static_cast<std::size_t>(h.low); }
+  };
+  std::unordered_set<HashHalves, HashOfHalves> m_stored;
+  void rememberLocked(const std::string &name);
   SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
   std::string m_failure; ///< set by the first failed write; every later append fails with it
 };
