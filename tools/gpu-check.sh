@@ -65,5 +65,17 @@ for pair in "khronos:$khronos" "ocl-icd:$system"; do
     done
   done
 done
+# Issue 12's launch-heavy pattern (20,000 identical launches, no waits) under full capture, through NVIDIA's
+# driver with CUDA's Khronos loader: no run may hang or lose launches (tools/stress-capture.sh).
+if [ -f "$khronos" ]; then
+  if LD_PRELOAD="$khronos" SAMPLE_EXPECT_PLATFORM="${EXPECT_PLATFORM:-NVIDIA}" \
+    bash "$root/tools/stress-capture.sh" "${STRESS_RUNS:-5}" 20000 60 "$work/nvidia/nvidia.icd" >"$work/stress.log" 2>&1; then
+    pass=$((pass + 1))
+    printf '%-8s %-6s %-34s %s\n' khronos icd "stress ${STRESS_RUNS:-5} x bench_launches 20000" "ok: $(tail -1 "$work/stress.log")"
+  else
+    fail=$((fail + 1))
+    printf '%-8s %-6s %-34s %s\n' khronos icd "stress ${STRESS_RUNS:-5} x bench_launches 20000" "FAILED: $(tail -3 "$work/stress.log" | tr '\n' ' ')"
+  fi
+fi
 echo "gpu-check: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,9 +1,9 @@
 //unknown
 //--local_size=8 --global_size=8
-//unknown: .*contains a barrier and its trip count is not a small constant
-/* Precision gap: a loop with a barrier whose trip count comes from memory (no constant bound) is refused
-   with the loop named — a sound `unknown`; deciding it needs the shared-iteration encoding of loops with
-   barriers (not built yet). */
+//unknown: .*contains a barrier and its trip count is not known
+/* Precision gap: a loop with a barrier whose trip count is read from memory at every iteration (the load
+   may alias `out`, so it stays in the loop) has no trip count the shared-iteration encoding (row 28) can
+   use: refused with the loop named — a sound `unknown`. */
 kernel void rounds(global const int *count, global int *out, local int *tmp) {
   size_t l = get_local_id(0);
   for (int i = 0; i < count[0]; ++i) {
