@@ -218,7 +218,7 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
     return refuse("it is left from more than one place");
   // Intervals per fence from the header to each block of the body: the same on every path (a barrier in a
   // branch of the body would make iterations span different numbers of intervals).
-  std::map<const llvm::BasicBlock *, std::pair<std::uint64_t, std::uint64_t>> at, out;
+  std::map<const llvm::BasicBlock *, std::pair<std::uint64_t, std::uint64_t>> out;
   std::vector<llvm::BasicBlock *> body(loop.blocks().begin(), loop.blocks().end());
   std::sort(body.begin(), body.end(), [&](auto *a, auto *b) { return m_rpoIndex[a] < m_rpoIndex[b]; });
   for (llvm::BasicBlock *block : body) {
@@ -234,7 +234,6 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
     }
     if (!start)
       return refuse("its body is not reached from its header");
-    at[block] = *start;
     auto count = *start;
     for (llvm::Instruction &inst : *block)
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->getCalledFunction() &&
@@ -251,7 +250,7 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
   }
   auto perIteration = out[loop.getLoopLatch()];
   m_barrierLoops[&loop] = BarrierLoop{{m_tf.constant(64, perIteration.first), m_tf.constant(64, perIteration.second)},
-                                      m_tf.resize(t->term, 64, false), exiting};
+                                      m_tf.resize(t->term, 64, false)};
   return {};
 }
 

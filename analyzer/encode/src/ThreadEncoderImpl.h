@@ -185,13 +185,12 @@ private:
   std::map<const llvm::Loop *, Exactness> m_loopHow;
   /// Loops with barriers, encoded at one iteration k per work-item like any loop, with the barrier
   /// intervals counted: iteration k starts at interval entry + k·perIteration (per fence), and the code
-  /// after the loop at entry + (taken + 1)·perIteration… as the exiting block has it at k = taken. Two
+  /// after the loop is in the interval the exiting block is in at k = taken (the last iteration). Two
   /// work-items of a group are in one interval only at the same iteration (or the end of k and the start
   /// of k + 1), and a barrier is checked for divergence at the same k for both (BarrierRecord::iterations).
   struct BarrierLoop {
     std::pair<cvc5::Term, cvc5::Term> perIteration; ///< 64-bit (local, global) intervals per iteration
     cvc5::Term taken;                               ///< 64-bit: times the back edge is taken (exact)
-    const llvm::BasicBlock *exiting = nullptr;      ///< the one block that leaves the loop
   };
   std::map<const llvm::Loop *, BarrierLoop> m_barrierLoops;
   std::map<const llvm::BasicBlock *, unsigned> m_rpoIndex;
