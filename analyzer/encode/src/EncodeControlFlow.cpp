@@ -202,6 +202,16 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
   return {};
 }
 
+unsigned ThreadEncoder::epochBitsFor(const llvm::LoopInfo &loops) {
+  for (const llvm::Loop *loop : loops.getLoopsInPreorder())
+    for (const llvm::BasicBlock *block : loop->blocks())
+      for (const llvm::Instruction &inst : *block)
+        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->getCalledFunction() &&
+            model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier)
+          return 64;
+  return 16;
+}
+
 format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
   auto refuse = [&](const std::string &why) {
     return format::fail("the loop at " + loopPlace(loop) + " contains a barrier and " + why);
@@ -257,7 +267,7 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
 format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   Exactness how;
   cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
-  std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(64, 0), m_tf.constant(64, 0)};
+  std::pair<cvc5::Term, cvc5::Term> epoch{m_tf.constant(m_epochBits, 0), m_tf.constant(m_epochBits, 0)};
   SymValue done{m_tf.constant(64, 0), {}};
   bool firstEdge = true;
   llvm::Loop *loop = m_loops.getLoopFor(&block);
