@@ -11,6 +11,23 @@ namespace clcapture::layer {
 
 namespace {
 
+/// A switch control: unset or empty keeps `value`; on/1 and off/0 set it; anything else is an error naming
+/// the variable. Returns false on the error.
+bool onOff(const char *name, const char *text, bool &value, std::string &error) {
+  if (!text || !*text)
+    return true;
+  std::string t(text);
+  if (t == "on" || t == "1")
+    value = true;
+  else if (t == "off" || t == "0")
+    value = false;
+  else {
+    error = std::string(name) + "=" + t + ": expected on or off";
+    return false;
+  }
+  return true;
+}
+
 std::optional<std::uint64_t> parseIndex(const std::string &text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
@@ -102,24 +119,9 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
       return c;
     }
   }
-  if (dataAfter && *dataAfter) {
-    std::string text(dataAfter);
-    if (text == "on" || text == "1")
-      c.dataAfter = true;
-    else if (text != "off" && text != "0") {
-      c.error = "CLCAPTURE_DATA_AFTER=" + text + ": expected on or off";
-      return c;
-    }
-  }
-  if (pack && *pack) {
-    std::string text(pack);
-    if (text == "off" || text == "0")
-      c.pack = false;
-    else if (text != "on" && text != "1") {
-      c.error = "CLCAPTURE_PACK=" + text + ": expected on or off";
-      return c;
-    }
-  }
+  if (!onOff("CLCAPTURE_DATA_AFTER", dataAfter, c.dataAfter, c.error) ||
+      !onOff("CLCAPTURE_PACK", pack, c.pack, c.error))
+    return c;
   if (dataPerShape && *dataPerShape) {
     std::string text(dataPerShape);
     auto n = text == "all" ? std::optional<std::uint64_t>(UINT64_MAX) : parseIndex(text);

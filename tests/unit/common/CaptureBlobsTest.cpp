@@ -7,6 +7,8 @@
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureRecorder.h"
 
+#include "ErrorMessages.h"
+
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <sys/wait.h>
@@ -21,13 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string errorsOf(const CaptureSet &set) {
-  std::string s;
-  for (const auto &d : set.diagnostics)
-    if (d.severity == Severity::Error)
-      s += d.str() + "\n";
-  return s;
-}
+std::string errorsOf(const CaptureSet &set) { return clcapture::test::errorText(set.diagnostics); }
 
 /// DIR/data/<name>.pack holding `blobs`.
 void writePack(const TempDir &dir, const std::string &name, const std::vector<std::string> &blobs) {

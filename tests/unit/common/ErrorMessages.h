@@ -17,4 +17,12 @@ inline std::vector<std::string> errorMessages(const std::vector<format::Diagnost
   return out;
 }
 
+/// The same, one line each, as one text (for comparing a whole read's errors).
+inline std::string errorText(const std::vector<format::Diagnostic> &diagnostics) {
+  std::string s;
+  for (const std::string &line : errorMessages(diagnostics))
+    s += line + "\n";
+  return s;
+}
+
 } // namespace clcapture::test

@@ -2,6 +2,8 @@
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 
+#include "ErrorMessages.h"
+
 #include <catch2/catch.hpp>
 
 using namespace clcapture::format;
@@ -12,13 +14,7 @@ namespace {
 const std::filesystem::path kHandwritten =
     std::filesystem::path(CLCAPTURE_TEST_DATA_DIR) / "captures/handwritten";
 
-std::string errorsOf(const CaptureSet &set) {
-  std::string s;
-  for (const auto &d : set.diagnostics)
-    if (d.severity == Severity::Error)
-      s += d.str() + "\n";
-  return s;
-}
+std::string errorsOf(const CaptureSet &set) { return clcapture::test::errorText(set.diagnostics); }
 } // namespace
 
 TEST_CASE("reader: the hand-written sample loads with every field typed", "[reader]") {
