@@ -38,12 +38,31 @@ struct KernelEncoding::Impl {
   EncodingState state;
 };
 
+namespace {
+
+bool callsAtomicReadModifyWrite(const llvm::Function &kernel) {
+  for (const llvm::Instruction &inst : llvm::instructions(kernel))
+    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      if (const llvm::Function *callee = call->getCalledFunction())
+        if (model::classifyBuiltin(*callee).kind == model::BuiltinKind::AtomicRmw)
+          return true;
+  return false;
+}
+
+} // namespace
+
 EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, const EncodeOptions &o)
     : kernel(k), launch(l), options(o), layout(k.getParent()->getDataLayout()) {
   solver.setOption("produce-models", "true");
   solver.setOption("incremental", "true");
   solver.setLogic("QF_ABVFP"); // floating point: comparisons only (visitFCmpInst)
-
+  // Kernels with atomic read-modify-writes: the SAT solver's own decisions, not cvc5's default
+  // justification heuristic, which walks the assertions' structure at every decision and stalls on the
+  // counter facts (stateCounterFacts) over a table of captured words — 50 s a query in
+  // atomics/histogram_plain_merge_race, 1.9 s for the whole launch this way. Elsewhere justification is
+  // the faster one (data/captured_permutation_iota: 13 s against 79 s), so it stays the default.
+  if (callsAtomicReadModifyWrite(k))
+    solver.setOption("decision", "internal");
 }
 
 unsigned EncodingState::siteFor(const llvm::Instruction *inst, unsigned role) {
@@ -233,6 +252,18 @@ std::string argumentType(const llvm::Function &kernel, unsigned no) {
   return type + lanes;
 }
 
+/// A work-item id below `count`, as a 64-bit term: a variable of the fewest bits that hold count − 1,
+/// zero-extended. The upper bits are then constant zeros, which the bit-blaster folds through every
+/// circuit the id feeds (a 32-bit `x / 54` of a local id below 54 shrinks to a few gates); 0 itself when
+/// count is 1. The encoding still states id < count where the size may be smaller (a last group).
+cvc5::Term idVariable(TermFactory &tf, const std::string &name, std::uint64_t count) {
+  if (count <= 1)
+    return tf.constant(64, 0);
+  unsigned bits = 64 - static_cast<unsigned>(__builtin_clzll(count - 1));
+  cvc5::Term narrow = tf.fresh(tf.bv(bits), name);
+  return bits == 64 ? narrow : tf.resize(narrow, 64, false);
+}
+
 void setUpLaunch(EncodingState &s) {
   TermFactory &tf = s.tf;
   const model::LaunchConfig &l = s.launch;
@@ -283,7 +314,7 @@ void setUpLaunch(EncodingState &s) {
     for (unsigned d = 0; d < 3; ++d) {
       std::string dim = std::to_string(d) + "_" + who;
       if (s.localSizeOpen) {
-        cvc5::Term rel = tf.fresh(tf.bv(64), "global_index_" + dim); // global id − offset
+        cvc5::Term rel = idVariable(tf, "global_index_" + dim, l.globalSize[d]); // global id − offset
         s.solver.assertFormula(tf.ult(rel, s.globalSize[d]));
         s.ids[t].local[d] = tf.op(cvc5::Kind::BITVECTOR_UREM, {rel, s.localSize[d]});
         s.ids[t].group[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {rel, s.localSize[d]});
@@ -291,8 +322,8 @@ void setUpLaunch(EncodingState &s) {
         s.ids[t].localSize[d] = groupSize(d, s.ids[t].group[d]);
         continue;
       }
-      cvc5::Term lid = tf.fresh(tf.bv(64), "local_id_" + dim);
-      cvc5::Term grp = tf.fresh(tf.bv(64), "group_id_" + dim);
+      cvc5::Term lid = idVariable(tf, "local_id_" + dim, (*l.localSize)[d]);
+      cvc5::Term grp = idVariable(tf, "group_id_" + dim, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d]);
       s.ids[t].localSize[d] = groupSize(d, grp);
       s.solver.assertFormula(tf.ult(lid, s.ids[t].localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));

@@ -18,6 +18,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
 #include <llvm/Transforms/Scalar/SCCP.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
@@ -146,6 +147,61 @@ unsigned foldQueries(llvm::Function &kernel, const LaunchConfig &launch) {
   return folded;
 }
 
+/// The values a work-item query that stays a call can return in this launch, [lo, hi); nullopt when the
+/// capture says nothing that bounds it.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> queryRange(BuiltinKind kind, unsigned d, const LaunchConfig &c) {
+  if (d >= c.workDim)
+    return std::nullopt; // folded to constants already
+  std::uint64_t global = c.globalSize[d];
+  // Without a captured local size, any legal one: at most the global size.
+  std::uint64_t local = c.localSize ? (*c.localSize)[d] : global;
+  std::uint64_t groups = c.localSize ? (global + local - 1) / local : global;
+  switch (kind) {
+  case BuiltinKind::GlobalId:
+    return std::make_pair(c.globalOffset[d], c.globalOffset[d] + global);
+  case BuiltinKind::LocalId:
+    return std::make_pair(std::uint64_t{0}, local);
+  case BuiltinKind::GroupId:
+    return std::make_pair(std::uint64_t{0}, groups);
+  case BuiltinKind::LocalSize:
+    return std::make_pair(std::uint64_t{1}, local + 1);
+  case BuiltinKind::NumGroups:
+    return std::make_pair(std::uint64_t{1}, groups + 1);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Gives each work-item query left as a call the range of values it takes in this launch (`!range`), so
+/// that CorrelatedValuePropagation knows get_global_id(0) < 54: `x % 20` on a non-negative int becomes an
+/// unsigned remainder of 8 bits, which the solver bit-blasts in a fraction of the 32-bit signed one's
+/// circuit. The encoder bounds the same queries by the same launch (setUpLaunch), so the metadata adds no
+/// fact the encoding does not hold.
+unsigned annotateQueryRanges(llvm::Function &kernel, const LaunchConfig &launch) {
+  unsigned annotated = 0;
+  for (llvm::Instruction &inst : llvm::instructions(kernel)) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+    if (!call || !call->getCalledFunction() || call->arg_size() != 1 || !call->getType()->isIntegerTy())
+      continue;
+    auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+    if (!dim)
+      continue;
+    Builtin b = classifyBuiltin(*call->getCalledFunction());
+    auto range = queryRange(b.kind, static_cast<unsigned>(dim->getZExtValue()), launch);
+    unsigned bits = call->getType()->getIntegerBitWidth();
+    if (!range || range->first >= range->second || (bits < 64 && range->second > (std::uint64_t{1} << bits)))
+      continue;
+    llvm::LLVMContext &ctx = kernel.getContext();
+    llvm::Type *type = call->getType();
+    // [lo, hi) with hi = 2^bits wraps to 0, which !range reads as the full set; the launch never reaches it.
+    llvm::Metadata *bounds[2] = {llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(type, range->first)),
+                                 llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(type, range->second))};
+    call->setMetadata(llvm::LLVMContext::MD_range, llvm::MDNode::get(ctx, bounds));
+    ++annotated;
+  }
+  return annotated;
+}
+
 unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
   unsigned folded = 0;
   for (llvm::Argument &arg : kernel.args()) {
@@ -216,6 +272,7 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
   SpecializeReport report;
   report.argumentsFolded = foldArguments(kernel, launch);
   report.queriesFolded = foldQueries(kernel, launch);
+  annotateQueryRanges(kernel, launch);
 
   llvm::PassBuilder builder;
   llvm::LoopAnalysisManager lam;
@@ -236,6 +293,7 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     fpm.addPass(frontend::KeepReadsPass());
     fpm.addPass(llvm::InstSimplifyPass());
     fpm.addPass(llvm::SCCPPass());
+    fpm.addPass(llvm::CorrelatedValuePropagationPass());
     fpm.addPass(frontend::CfgCleanupPass());
     fpm.addPass(llvm::InstSimplifyPass());
     fpm.addPass(llvm::LoopSimplifyPass());
