@@ -12,6 +12,7 @@ The kernel file carries its expectation (STYLE.md §6):
            [--size NAME=BYTES]...  an array argument's size
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
            [--alias NAME=OTHER]    two arguments that are the same memory object
+           [--strict]              run clcapture-verify --strict (benign races count as errors)
   then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
            a finding), until the first line that is not a // comment.
 A capture folder is generated from the header (captures.json, sidecar for aliasing, data files) and
@@ -195,7 +196,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
 
 def launch_of(text, options):
     """(entry, params, inst, launch) from a corpus header's launch options (parse_header's second part)."""
-    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
+    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}, "strict": False}
     entry = None
     it = iter(options)
     inst = {"language": "OpenCL", "endianness": "little"}
@@ -210,6 +211,8 @@ def launch_of(text, options):
             entry = o.split("=", 1)[1]
         elif o.startswith("--flags="):
             inst["compiler_flags"] = o.split("=", 1)[1]
+        elif o == "--strict":
+            launch["strict"] = True
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
@@ -229,7 +232,8 @@ def main():
     entry, params, inst, launch = launch_of(text, options)
     with tempfile.TemporaryDirectory() as folder:
         build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
-        r = subprocess.run([verify, "--format=json", os.path.join(folder, "captures.json")],
+        strict = ["--strict"] if launch["strict"] else []
+        r = subprocess.run([verify, "--format=json", *strict, os.path.join(folder, "captures.json")],
                            capture_output=True, text=True)
         if keep:
             shutil.copytree(folder, keep, dirs_exist_ok=True)

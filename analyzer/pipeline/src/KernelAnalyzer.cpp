@@ -102,6 +102,15 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
   } else if (!outcome.undecided.empty()) {
     r.verdict = report::Verdict::Unknown;
     r.reason = summarise(outcome.undecided);
+  } else if (!outcome.benignIfAny.empty() && request.options.strict) {
+    // Under --strict a benign race is an error, and whether this one happens is not decided.
+    r.verdict = report::Verdict::Unknown;
+    r.reason = summarise(outcome.benignIfAny) + " (benign if it does, but --strict counts benign races)";
+  } else if (!outcome.benignIfAny.empty()) {
+    // SPEC §4: a same-value race does not make `defects`; it is named, though it has no witness to list.
+    r.verdict = report::Verdict::Verified;
+    r.reason = summarise(outcome.benignIfAny) + "; every writer there stores the same value, so it is benign "
+                                                "if it does (--strict makes this unknown)";
   } else {
     // finalizeResult turns this into `defects` when a finding counts.
     r.verdict = report::Verdict::Verified;

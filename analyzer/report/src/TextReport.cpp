@@ -78,6 +78,8 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
     if ((r.verdict == Verdict::Unknown || r.verdict == Verdict::Error) && !r.reason.empty())
       out += ": " + r.reason;
     out += '\n';
+    if (r.verdict != Verdict::Unknown && r.verdict != Verdict::Error && !r.reason.empty())
+      out += "  note: " + r.reason + '\n'; // e.g. a same-value race that may occur: benign either way
     for (const Finding &f : r.findings)
       out += findingText(info, f);
   }

@@ -8,7 +8,8 @@
 //   writers always store the same value is benign.
 // A satisfiable exact query is a finding with its witness; a satisfiable query that went through an
 // abstraction, or one the solver could not decide, leaves the launch undecided (verdict unknown, reason
-// given); all unsatisfiable is a proof.
+// given) — unless it is a write-write race whose writers always store the same bytes, which is benign
+// whether or not it happens; all unsatisfiable is a proof.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -32,6 +33,9 @@ struct CheckContext {
 struct CheckOutcome {
   std::vector<report::Finding> findings;
   std::vector<std::string> undecided; ///< why some query was not decided, one line each
+  /// Write-write races that may or may not happen (an abstraction decides), but whose writers store the
+  /// same bytes whenever they do: benign either way (SPEC §4), unless --strict counts benign races.
+  std::vector<std::string> benignIfAny;
   bool timedOut = false;
   unsigned queries = 0;
 };
