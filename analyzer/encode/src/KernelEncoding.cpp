@@ -595,14 +595,29 @@ void setUpReadOnlyTables(EncodingState &s) {
 /// (never written, different groups) — the same for both. Reads after the first defect do not decide it,
 /// and the facts leave their values free to agree. The two-thread query for that first defect therefore
 /// has a model, and `verified` (every query unsatisfiable) means there is no defect.
+/// Every work-group holds one work-item (a captured local size of 1 in each dimension): no two distinct
+/// work-items share a group, so local memory is never shared, and no same-group race or divergence exists
+/// (OpenCL 1.2 §3.2: a work-group's local memory and barriers are its work-items').
+bool oneWorkItemPerGroup(const model::LaunchConfig &l) {
+  if (!l.localSize)
+    return false;
+  for (unsigned d = 0; d < l.workDim && d < 3; ++d)
+    if ((*l.localSize)[d] != 1)
+      return false;
+  return true;
+}
+
 void stateUniformReads(EncodingState &s) {
   TermFactory &tf = s.tf;
+  bool alone = oneWorkItemPerGroup(s.launch);
   for (std::size_t id = 0; id < s.sites.size() && id < s.records[0].size() && id < s.records[1].size(); ++id) {
     const AccessRecord &a = s.records[0][id], &b = s.records[1][id];
     if (!a.present || !b.present || a.loaded.isNull() || b.loaded.isNull() ||
         a.loaded.getSort() != b.loaded.getSort() || s.sites[id].collective)
       continue;
     bool local = s.sites[id].space == MemorySpace::Local;
+    if (local && alone)
+      continue; // never both in one group: the fact would be vacuous, and its reach terms are large
     cvc5::Term together = tf.land(s.sameGroup, local ? tf.eq(a.localEpoch, b.localEpoch) : tf.eq(a.globalEpoch, b.globalEpoch));
     if (!local)
       together = tf.lor(together, tf.lnot(s.sameGroup));
@@ -1169,6 +1184,8 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
   if (a.empty() || b.empty())
     return out;
   bool local = s.sites[a[0]].space == MemorySpace::Local;
+  if (scope == Scope::SameGroup && oneWorkItemPerGroup(s.launch))
+    return out; // no two work-items share a group
   if (scope == Scope::SameGroup) {
     dropSitesInOtherIntervals(s, a, b, local);
     if (a.empty() || b.empty())
@@ -1328,8 +1345,8 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
   const BarrierRecord &ra = s.barrierRecords[0][barrier];
   const BarrierRecord &rb = s.barrierRecords[1][barrier];
   QueryOutcome out;
-  if (!ra.present || !rb.present) {
-    out.status = QueryOutcome::Status::Unsat;
+  if (!ra.present || !rb.present || oneWorkItemPerGroup(s.launch)) {
+    out.status = QueryOutcome::Status::Unsat; // a group of one work-item cannot disagree with itself
     return out;
   }
   const std::string &function = s.barriers[barrier].function;
