@@ -238,8 +238,10 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       ++copies[*copyOf[slot]];
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const InstantiationResult &proof = groupResults[g];
-    // Only a clean proof covers the group: a finding's witness (even a benign one) is one launch's.
-    if (proof.verdict != report::Verdict::Verified || !proof.findings.empty())
+    // Only a clean proof covers the group: a finding's witness (even a benign one) is one launch's, and so
+    // is a same-value race the proof could not decide (a `verified` with a reason): alone, a launch may
+    // show it with a witness.
+    if (proof.verdict != report::Verdict::Verified || !proof.findings.empty() || !proof.reason.empty())
       continue;
     std::size_t launches = 0;
     for (std::size_t slot : groups[g].slots)
