@@ -278,7 +278,8 @@ void setUpLaunch(EncodingState &s) {
       s.numGroups[d] = tf.constant(64, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d]);
     } else {
       // A NULL local size: any legal work-group size (a divisor of the global size; OpenCL 1.2 §5.8).
-      s.localSize[d] = tf.fresh(tf.bv(64), "local_size_" + std::to_string(d));
+      // Of the fewest bits that hold the global size (idVariable): a product with it stays small.
+      s.localSize[d] = idVariable(tf, "local_size_" + std::to_string(d), l.globalSize[d] + 1);
       s.solver.assertFormula(tf.ule(tf.constant(64, 1), s.localSize[d]));
       s.solver.assertFormula(tf.ule(s.localSize[d], s.globalSize[d]));
       if (l.nonUniformAllowed) {
