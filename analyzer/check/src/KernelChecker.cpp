@@ -73,6 +73,11 @@ bool mayConflict(const AccessSite &a, const AccessSite &b) {
   return a.writes || b.writes;
 }
 
+/// Two plain (non-atomic) writes: the pair whose race may be benign, when both store the same bytes (SPEC §4).
+bool plainWrites(const AccessSite &a, const AccessSite &b) {
+  return a.writes && b.writes && !a.atomic && !b.atomic;
+}
+
 /// Whether the two sites are atomic with respect to each other for work-items in `scope`: both atomic,
 /// and, for work-items of different groups, neither of work-group scope (OpenCL 2.0 §3.3.4).
 bool atomicTogether(const AccessSite &a, const AccessSite &b, Scope scope) {
@@ -224,8 +229,7 @@ private:
     if (!o.exact) {
       // Whether the race happens goes through an abstraction; when every pair of writers there stores the
       // same bytes, it is benign if it happens at all (SPEC §4), so it leaves no harmful race undecided.
-      const AccessSite &pa0 = m_e.accesses()[pa.sites.front()], &pb0 = m_e.accesses()[pb.sites.front()];
-      if (pa0.writes && pb0.writes && !pa0.atomic && !pb0.atomic) {
+      if (plainWrites(m_e.accesses()[pa.sites.front()], m_e.accesses()[pb.sites.front()])) {
         QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true));
         if (differ.status == QueryOutcome::Status::Unsat) {
           m_out.benignIfAny.push_back("a same-value race between " + pair + " may occur, depending on " +
@@ -240,7 +244,7 @@ private:
     }
     const AccessSite &a = m_e.accesses()[o.race->siteA], &b = m_e.accesses()[o.race->siteB];
     bool benign = false;
-    if (a.writes && b.writes && !a.atomic && !b.atomic) {
+    if (plainWrites(a, b)) {
       // SPEC §4: every writer stores the same value → benign. Ask for a witness where they differ.
       QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true));
       if (differ.status == QueryOutcome::Status::Unsat)
