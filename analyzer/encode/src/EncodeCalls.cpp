@@ -294,12 +294,18 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
   std::optional<std::uint64_t> scope = atomicScope(call, b);
   bool groupScoped = scope && *scope == kWorkGroup && p->space != Space::Local;
   bool atomic = scope && (*scope == kWorkGroup || *scope == kDevice || *scope == kAllDevices);
-  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes, atomic, bytes, nullptr);
+  // atomic_cmpxchg(p, expected, desired) reads always and writes only when it reads `expected`: a read
+  // site, and a write site whose reach requires success (CompareExchange).
+  bool compareExchange = (b.name == "atomic_cmpxchg" || b.name == "atom_cmpxchg") && call.arg_size() == 3 &&
+                         !call.getType()->isVoidTy();
+  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes && !compareExchange, atomic, bytes, nullptr);
   if (p->space != Space::Private)
     m_s.sites[m_s.siteFor(&call)].groupScopedAtomic = groupScoped;
   if (!call.getType()->isVoidTy()) {
     std::string what = "the value " + b.name + " returns at " + placeOf(&call);
     SymValue result = freshValue(call.getType(), what);
+    if (compareExchange)
+      recordCompareExchange(call, *p, bytes, atomic, groupScoped, result);
     // A counter: every atomic_inc (or atomic_add of one constant) of a location returns a different value
     // to each work-item — stated after encoding, when every write to that memory is known, and only under
     // the conditions stateCounterFacts checks (no wrap, scope of the memory).
@@ -331,6 +337,39 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
     m_values[&call] = result;
   }
   return {};
+}
+
+void ThreadEncoder::recordCompareExchange(llvm::CallBase &call, const SymPointer &at, unsigned bytes, bool atomic,
+                                          bool groupScoped, const SymValue &result) {
+  auto expected = value(call.getArgOperand(1)), desired = value(call.getArgOperand(2));
+  recordAccess(call, at, m_tf.constant(64, bytes), {}, false, true, atomic, bytes, nullptr, 1);
+  if (at.space == Space::Private)
+    return;
+  unsigned id = m_s.siteFor(&call, 1);
+  m_s.sites[id].groupScopedAtomic = groupScoped;
+  if (!expected || !desired || !result.term.getSort().isBitVector() ||
+      expected->term.getSort() != result.term.getSort() || desired->term.getSort() != result.term.getSort())
+    return; // the write is taken to happen whenever the call is reached
+  // The write happens exactly when the old value is `expected`. Whether it does is read off the result,
+  // whose value is open; the reach's exactness stays the block's: under OpenCL 1.2's wording the call
+  // stores (old == cmp ? val : old) in every case, so a race witnessed through a successful store is a
+  // race by either reading.
+  cvc5::Term success = m_tf.eq(result.term, expected->term);
+  AccessRecord &r = m_s.records[m_thread][id];
+  r.reach = m_tf.land(r.reach, success);
+  CompareExchange c;
+  c.site = id;
+  c.inLoop = m_loops.getLoopFor(call.getParent()) != nullptr;
+  c.local = at.space == Space::Local;
+  c.reach = m_reach[call.getParent()];
+  c.object = at.object;
+  c.offset = at.offset;
+  c.expected = expected->term;
+  c.desired = desired->term;
+  c.success = success;
+  c.epoch = c.local ? m_epoch.first : m_epoch.second;
+  if (atomic && !groupScoped)
+    m_s.compareExchanges[m_thread].push_back(std::move(c));
 }
 
 format::Status ThreadEncoder::encodeVectorMemory(llvm::CallBase &call, const model::Builtin &b) {

@@ -87,6 +87,17 @@ struct CounterResult {
   std::string what; ///< "the value atomic_inc returns at k.cl:7"
 };
 
+/// One work-item's atomic_cmpxchg (OpenCL 1.2 §6.12.11): it writes only when it reads `expected` (a
+/// failing compare-exchange stores nothing, as in C11 §7.17.7.4 and OpenCL 2.0's
+/// atomic_compare_exchange). stateExclusiveSuccesses relates two work-items' calls of one site.
+struct CompareExchange {
+  unsigned site = 0;  ///< the call's write site (role 1)
+  bool inLoop = false; ///< the call may run more than once per work-item (a loop not unrolled)
+  bool local = false;  ///< on local memory: one location per work-group, ordered by its barriers
+  cvc5::Term reach, object, offset, expected, desired, success;
+  cvc5::Term epoch; ///< the barrier interval of the memory's fence at the call
+};
+
 /// A scalar kernel argument the capture does not give (SPEC §5: missing values are unconstrained). Every
 /// value of it is a real launch, so its term is exact, like the ids; a witness names the value it chose.
 struct OpenArgument {
@@ -188,6 +199,7 @@ struct EncodingState {
   std::array<std::vector<AccessRecord>, 2> records;
   std::array<std::vector<BarrierRecord>, 2> barrierRecords;
   std::array<std::vector<CounterResult>, 2> counterResults;
+  std::array<std::vector<CompareExchange>, 2> compareExchanges;
   std::array<std::vector<WitnessGuard>, 2> guards; ///< per work-item, in encoding order
 
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups

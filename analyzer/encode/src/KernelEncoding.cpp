@@ -711,6 +711,70 @@ void stateCounterFacts(EncodingState &s) {
     }
 }
 
+/// One solver query under the deadline, logged for --dump-smt2.
+QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label);
+
+/// Exclusive successes: of the atomic_cmpxchg calls at one site on one location, within one barrier
+/// interval of a work-group (local memory) or within the launch (global memory), at most one that
+/// changes the value succeeds, provided that
+///   - every work-item there passes the same `expected` value e (asked of the solver, under the facts
+///     stated so far);
+///   - nothing else writes that memory in that interval (no other site, plain or atomic; for global
+///     memory, nowhere in the kernel), and each work-item makes the call at most once (not in a loop).
+/// Why: a call succeeds only when the location holds e. The location changes only by successes; one
+/// whose `desired` is not e leaves a value other than e, and no call can succeed after it. So two
+/// work-items' calls that both succeed cannot both store values other than e. This is what proves
+/// `if (atomic_cmpxchg(&x, before, before + 1) == before) r = x;` free of races: the winner's read meets
+/// only failing calls, which write nothing (CompareExchange).
+void stateExclusiveSuccesses(EncodingState &s) {
+  TermFactory &tf = s.tf;
+  if (s.anyObjectMayBeWritten || s.compareExchanges[0].empty())
+    return;
+  bool alone = oneWorkItemPerGroup(s.launch);
+  auto constant = [](const cvc5::Term &t) { return t.isBitVectorValue(); };
+  auto number = [](const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); };
+  for (const CompareExchange &a : s.compareExchanges[0]) {
+    if (a.inLoop || !constant(a.object) || (a.local && (alone || !constant(a.epoch))))
+      continue;
+    std::uint64_t object = number(a.object);
+    bool alonePerInterval = true;
+    for (unsigned t = 0; t < 2 && alonePerInterval; ++t)
+      for (std::size_t id = 0; id < s.records[t].size(); ++id) {
+        const AccessRecord &r = s.records[t][id];
+        if (!r.present || !s.sites[id].writes || id == a.site)
+          continue;
+        if (!constant(r.pointer.object)) {
+          alonePerInterval = false; // a write to memory that depends on control flow
+          break;
+        }
+        if (number(r.pointer.object) != object)
+          continue;
+        // Local memory: a write in another barrier interval is ordered before or after every call here.
+        if (!a.local || !constant(r.localEpoch) || r.localEpoch == a.epoch) {
+          alonePerInterval = false;
+          break;
+        }
+      }
+    if (!alonePerInterval)
+      continue;
+    for (const CompareExchange &b : s.compareExchanges[1]) {
+      if (b.site != a.site || a.expected.getSort() != b.expected.getSort())
+        continue;
+      cvc5::Term together = tf.land(tf.land(a.reach, b.reach),
+                                    tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
+      if (a.local)
+        together = tf.land(together, tf.land(s.sameGroup, tf.eq(a.epoch, b.epoch)));
+      cvc5::Term differ = tf.land(together, tf.lnot(tf.eq(a.expected, b.expected)));
+      std::string label = "uniform expected value of the atomic_cmpxchg at site " + std::to_string(a.site);
+      if (ask(s, tf.land(s.distinct, differ), label).status != QueryOutcome::Status::Unsat)
+        continue;
+      cvc5::Term changes = tf.land(tf.land(a.success, tf.lnot(tf.eq(a.desired, a.expected))),
+                                   tf.land(b.success, tf.lnot(tf.eq(b.desired, b.expected))));
+      s.solver.assertFormula(tf.lnot(tf.land(together, changes)));
+    }
+  }
+}
+
 /// The results of counter calls marked exactWithGuard (atomic_inc, atomic_add of one constant) are exact
 /// only where a real execution can give them; a witness must keep to those (WitnessGuard). The counter
 /// starts open (contentsOpen) and nothing but this one call writes it (setUpReadOnlyTables), so one
@@ -873,7 +937,6 @@ cvc5::Term withinGuards(EncodingState &s) {
   return all;
 }
 
-QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label);
 
 /// After `query` was satisfiable with an exact witness: if the model breaks a guard, ask again within the
 /// guards. Sat: the new model stands (true). Unsat: every witness of the query needs that behaviour — `out`
@@ -977,6 +1040,7 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     stateCounterFacts(s);
     guardCounterResults(s);
     stateUniformReads(s);
+    stateExclusiveSuccesses(s);
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());
   }

@@ -99,6 +99,9 @@ private:
   // --- memory (EncodeMemory.cpp) ---
   /// `role` tells apart two accesses of one instruction (an async copy's write and read); `collective`
   /// marks an access the whole work-group makes together (an async copy).
+  /// atomic_cmpxchg's write site (role 1), reached only when the call reads `expected`.
+  void recordCompareExchange(llvm::CallBase &call, const SymPointer &at, unsigned bytes, bool atomic,
+                             bool groupScoped, const SymValue &result);
   void recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size, Exactness sizeHow,
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
