@@ -7,6 +7,7 @@
 #include "clcapture/model/Builtins.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/IR/Constants.h>
@@ -218,10 +219,40 @@ unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
   return folded;
 }
 
+/// Whether the encoder's shared-iteration form of a barrier loop (ThreadEncoder::enterBarrierLoop, ledger
+/// row 28) takes this loop: it holds a barrier, every barrier is in the loop's own body with constant
+/// fence flags and on every path through an iteration (its block dominates the latch), no other
+/// work-group function is in the loop, and the loop has one exiting block. (Its trip count is a
+/// constant here.) Anything else is unrolled as before, since the encoder would refuse it.
+bool sharedIterationFits(const llvm::Loop &loop, const llvm::LoopInfo &loops, const llvm::DominatorTree &dominators) {
+  const llvm::BasicBlock *latch = loop.getLoopLatch();
+  const llvm::BasicBlock *exiting = loop.getExitingBlock();
+  if (!latch || !exiting || loops.getLoopFor(exiting) != &loop)
+    return false;
+  bool barrier = false;
+  for (const llvm::BasicBlock *block : loop.blocks())
+    for (const llvm::Instruction &inst : *block) {
+      const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+      if (!call || !call->getCalledFunction())
+        continue;
+      Builtin b = classifyBuiltin(*call->getCalledFunction());
+      if (b.kind != BuiltinKind::Barrier) {
+        if (isWorkGroupFunction(b.kind))
+          return false;
+        continue;
+      }
+      if (loops.getLoopFor(block) != &loop || !dominators.dominates(block, latch) ||
+          !llvm::isa<llvm::ConstantInt>(call->getArgOperand(0)))
+        return false;
+      barrier = true;
+    }
+  return barrier;
+}
+
 /// Marks every loop with a constant trip count up to `maxTrip` for full unrolling (and nothing else), so
 /// that LoopFullUnrollPass, run only for forced loops, unrolls exactly those. Returns how many were marked.
 unsigned markSmallLoops(llvm::Function &kernel, llvm::LoopInfo &loops, llvm::ScalarEvolution &scev,
-                        const SpecializeOptions &options) {
+                        const llvm::DominatorTree &dominators, const SpecializeOptions &options) {
   unsigned marked = 0;
   // A budget on the unrolled kernel's size: nested loops multiply (200 × 100 × 100 iterations of a helper
   // is millions of instructions, minutes before any query). Inner loops first; a loop's size counts its
@@ -241,12 +272,18 @@ unsigned markSmallLoops(llvm::Function &kernel, llvm::LoopInfo &loops, llvm::Sca
     // An exact trip count, or else a constant upper bound (a loop left by a break: it is unrolled to the
     // bound with every exit kept, so it still leaves where it did).
     unsigned trip = scev.getSmallConstantTripCount(loop);
+    bool exactTrip = trip != 0;
     if (trip == 0)
       trip = scev.getSmallConstantMaxTripCount(loop);
     if (trip == 0 || trip > options.maxUnrollTripCount || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
       continue;
     std::uint64_t growth = size * (trip - 1);
     if (total + growth > options.maxUnrolledInstructions)
+      continue;
+    // A large barrier loop stays a loop when the shared-iteration encoding can take it: each query then
+    // holds one iteration's accesses, where the unrolled form holds every iteration's (OpenCV's
+    // integral_sum_rows: 61 iterations of 600 instructions, past any time limit unrolled, 4 s as a loop).
+    if (exactTrip && growth > options.maxUnrolledBarrierLoopGrowth && sharedIterationFits(*loop, loops, dominators))
       continue;
     total += growth;
     sizeAfter[loop] = size * trip;
@@ -306,7 +343,8 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
   for (int round = 0; round < 4; ++round) {
     auto &loops = fam.getResult<llvm::LoopAnalysis>(kernel);
     auto &scev = fam.getResult<llvm::ScalarEvolutionAnalysis>(kernel);
-    unsigned marked = markSmallLoops(kernel, loops, scev, options);
+    auto &dominators = fam.getResult<llvm::DominatorTreeAnalysis>(kernel);
+    unsigned marked = markSmallLoops(kernel, loops, scev, dominators, options);
     if (marked == 0)
       break;
     llvm::FunctionPassManager fpm;

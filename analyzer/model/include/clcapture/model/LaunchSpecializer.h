@@ -30,6 +30,9 @@ struct SpecializeOptions {
   unsigned maxUnrollTripCount = 256; ///< loops with a larger constant trip count are left as loops
   /// Loops whose unrolling would take the kernel past this many instructions are left as loops.
   std::uint64_t maxUnrolledInstructions = 40000;
+  /// A loop holding a barrier whose unrolling would add more instructions than this stays a loop when
+  /// the encoder's shared-iteration form takes it (ledger row 28a).
+  std::uint64_t maxUnrolledBarrierLoopGrowth = 3000;
 };
 
 struct SpecializeReport {

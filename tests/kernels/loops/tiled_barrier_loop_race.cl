@@ -1,0 +1,16 @@
+//xfail:NOT_ALL_VERIFIED
+//--local_size=16 --global_size=64
+//race on tile
+/* As tiled_barrier_loop without the barrier at the end of each iteration: the next iteration's stores
+   to the tile meet this iteration's reads of it. */
+kernel void tiles(global const float *in, global float *out) {
+  local float tile[16 * 17];
+  int l = get_local_id(0), g = get_global_id(0);
+  for (int y = 0; y < 1024; y += 16) {
+    for (int i = 0; i < 16; i++)
+      tile[i * 17 + l] = in[(y + i) * 64 + g] * 2.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 16; i++)
+      out[(y + l) * 1024 + g * 16 + i] = tile[l * 17 + i];
+  }
+}
