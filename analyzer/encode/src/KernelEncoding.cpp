@@ -1095,6 +1095,77 @@ std::string KernelEncoding::smtLog() const {
 
 namespace {
 
+/// Whether `t` (a bit-vector) is a multiple of 2^k whatever its variables are, by its structure: a constant
+/// with k low zero bits, a sum or ite of such terms, a product with one such factor, a left shift by at
+/// least k, or an extension or low extract (wider than k bits) of one.
+bool multipleOfPowerOfTwo(const cvc5::Term &t, unsigned k, unsigned depth = 0) {
+  if (k == 0)
+    return true;
+  if (depth > 64 || !t.getSort().isBitVector())
+    return false;
+  using cvc5::Kind;
+  if (t.isBitVectorValue()) {
+    std::string bits = t.getBitVectorValue(2);
+    return bits.size() >= k && bits.find('1', bits.size() - k) == std::string::npos;
+  }
+  switch (t.getKind()) {
+  case Kind::BITVECTOR_ADD:
+  case Kind::BITVECTOR_SUB:
+    for (const cvc5::Term &c : t)
+      if (!multipleOfPowerOfTwo(c, k, depth + 1))
+        return false;
+    return true;
+  case Kind::BITVECTOR_MULT:
+    for (const cvc5::Term &c : t)
+      if (multipleOfPowerOfTwo(c, k, depth + 1))
+        return true;
+    return false;
+  case Kind::ITE:
+    return multipleOfPowerOfTwo(t[1], k, depth + 1) && multipleOfPowerOfTwo(t[2], k, depth + 1);
+  case Kind::BITVECTOR_SHL:
+    if (t[1].isBitVectorValue() && std::stoull(t[1].getBitVectorValue(10)) >= k)
+      return true;
+    return multipleOfPowerOfTwo(t[0], k, depth + 1);
+  case Kind::BITVECTOR_SIGN_EXTEND:
+  case Kind::BITVECTOR_ZERO_EXTEND:
+    return multipleOfPowerOfTwo(t[0], k, depth + 1);
+  case Kind::BITVECTOR_EXTRACT: {
+    // ((_ extract hi lo) x): a multiple of 2^k when lo = 0 and x is one (and the result keeps k bits).
+    cvc5::Op op = t.getOp();
+    if (op.getNumIndices() != 2)
+      return false;
+    unsigned long high = std::stoul(op[0].getIntegerValue()), low = std::stoul(op[1].getIntegerValue());
+    return low == 0 && high + 1 > k && multipleOfPowerOfTwo(t[0], k, depth + 1);
+  }
+  default:
+    return false;
+  }
+}
+
+/// The common size of every access of both sets when it is a power of two 2^k and every offset is a
+/// multiple of it by its structure: then two accesses overlap exactly when their offsets are equal, a
+/// condition the solver settles faster than the two comparisons of byte ranges (OpenCV's
+/// ifft_multi_radix_rows, ten strided stores against themselves: 39 s → 22 s). nullopt otherwise.
+std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+  std::optional<std::uint64_t> unit;
+  for (unsigned t = 0; t < 2; ++t)
+    for (unsigned id : t == 0 ? a : b) {
+      const AccessRecord &r = s.records[t][id];
+      if (!r.size.isBitVectorValue())
+        return std::nullopt;
+      std::uint64_t size = std::stoull(r.size.getBitVectorValue(10));
+      if (size == 0 || (size & (size - 1)) != 0 || (unit && *unit != size))
+        return std::nullopt;
+      unit = size;
+      unsigned k = 0;
+      while ((std::uint64_t{1} << k) < size)
+        ++k;
+      if (!multipleOfPowerOfTwo(r.pointer.offset, k))
+        return std::nullopt;
+    }
+  return unit;
+}
+
 /// One work-item's choice among several access sites: fresh terms equal to the chosen site's.
 struct SiteChoice {
   std::vector<unsigned> sites;    ///< candidates, present for this work-item
@@ -1325,7 +1396,10 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     cvc5::Term q = tf.land(ca.constraint, cb.constraint);
     q = tf.land(q, tf.land(ca.reach, cb.reach));
     q = tf.land(q, tf.eq(ca.object, cb.object));
-    q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
+    if (alignedUnit(s, a, b))
+      q = tf.land(q, tf.eq(ca.offset, cb.offset)); // aligned units of one size overlap only when they coincide
+    else
+      q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
     if (scope == Scope::SameGroup) {
       q = tf.land(q, s.sameGroup);
       if (!ordering) {

@@ -10,7 +10,10 @@
 #include <cvc5/cvc5.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <map>
+#include <optional>
+#include <unordered_map>
 #include <string>
 
 namespace clcapture::encode {
@@ -100,13 +103,18 @@ public:
 
   unsigned width(const cvc5::Term &t) { return t.getSort().getBitVectorSize(); }
 
-  /// `t` zero- or sign-extended, or truncated, to `to` bits.
+  /// `t` zero- or sign-extended, or truncated, to `to` bits. A sign extension of a value whose sign bit is
+  /// zero whatever its variables are (upperBound) is a zero extension: the same value, and the solver then
+  /// knows the new high bits are zero without reasoning through the arithmetic below them
+  /// (`sext(mad24(group_id, step, 4 * lid))` in an address).
   cvc5::Term resize(const cvc5::Term &t, unsigned to, bool isSigned) {
     unsigned from = width(t);
     if (from == to)
       return t;
     if (from > to)
       return m_solver.mkTerm(m_solver.mkOp(cvc5::Kind::BITVECTOR_EXTRACT, {to - 1, 0}), {t});
+    if (isSigned && from <= 64 && upperBound(t) < (std::uint64_t{1} << (from - 1)))
+      isSigned = false;
     return m_solver.mkTerm(
         m_solver.mkOp(isSigned ? cvc5::Kind::BITVECTOR_SIGN_EXTEND : cvc5::Kind::BITVECTOR_ZERO_EXTEND, {to - from}),
         {t});
@@ -121,7 +129,87 @@ public:
   cvc5::Term toBits(const cvc5::Term &b) { return ite(b, constant(1, 1), constant(1, 0)); }
   cvc5::Term toBool(const cvc5::Term &bits) { return lnot(eq(bits, constant(width(bits), 0))); }
 
+  /// An upper bound on `t`'s unsigned value (a bit-vector of at most 64 bits) for every value of its
+  /// variables, by interval arithmetic over its structure; all ones when nothing smaller is known.
+  std::uint64_t upperBound(const cvc5::Term &t, unsigned depth = 0) {
+    unsigned w = width(t);
+    std::uint64_t all = w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+    if (w > 64 || depth > 200)
+      return all;
+    if (t.isBitVectorValue())
+      return std::stoull(t.getBitVectorValue(10));
+    if (auto known = m_bounds.find(t); known != m_bounds.end())
+      return known->second;
+    std::uint64_t bound = all;
+    auto child = [&](std::size_t i) { return upperBound(t[i], depth + 1); };
+    auto constantChild = [&](std::size_t i) -> std::optional<std::uint64_t> {
+      if (t[i].isBitVectorValue() && width(t[i]) <= 64)
+        return std::stoull(t[i].getBitVectorValue(10));
+      return std::nullopt;
+    };
+    switch (t.getKind()) {
+    case cvc5::Kind::BITVECTOR_ZERO_EXTEND:
+      bound = width(t[0]) <= 64 ? child(0) : all;
+      break;
+    case cvc5::Kind::BITVECTOR_SIGN_EXTEND: {
+      unsigned inner = width(t[0]);
+      if (inner <= 64) {
+        std::uint64_t b = child(0);
+        if (b < (std::uint64_t{1} << (inner - 1)))
+          bound = b;
+      }
+      break;
+    }
+    case cvc5::Kind::BITVECTOR_EXTRACT: {
+      cvc5::Op op = t.getOp();
+      if (op.getNumIndices() == 2 && std::stoul(op[1].getIntegerValue()) == 0 && width(t[0]) <= 64)
+        bound = std::min(child(0), all);
+      break;
+    }
+    case cvc5::Kind::BITVECTOR_ADD: {
+      std::uint64_t sum = 0;
+      bool over = false;
+      for (std::size_t i = 0; i < t.getNumChildren() && !over; ++i)
+        over = __builtin_add_overflow(sum, child(i), &sum);
+      bound = !over && sum <= all ? sum : all;
+      break;
+    }
+    case cvc5::Kind::BITVECTOR_MULT: {
+      std::uint64_t product = 1;
+      bool over = false;
+      for (std::size_t i = 0; i < t.getNumChildren() && !over; ++i)
+        over = __builtin_mul_overflow(product, child(i), &product);
+      bound = !over && product <= all ? product : all;
+      break;
+    }
+    case cvc5::Kind::ITE:
+      bound = std::max(child(1), child(2));
+      break;
+    case cvc5::Kind::BITVECTOR_AND:
+      for (std::size_t i = 0; i < t.getNumChildren(); ++i)
+        bound = std::min(bound, child(i));
+      break;
+    case cvc5::Kind::BITVECTOR_LSHR:
+      if (auto c = constantChild(1))
+        bound = *c >= 64 ? 0 : child(0) >> *c;
+      break;
+    case cvc5::Kind::BITVECTOR_UREM:
+      if (auto c = constantChild(1); c && *c > 0)
+        bound = std::min(child(0), *c - 1);
+      break;
+    case cvc5::Kind::BITVECTOR_UDIV:
+      if (auto c = constantChild(1); c && *c > 0)
+        bound = child(0) / *c;
+      break;
+    default:
+      break;
+    }
+    m_bounds.emplace(t, bound);
+    return bound;
+  }
+
 private:
+  std::unordered_map<cvc5::Term, std::uint64_t> m_bounds;
   cvc5::Solver &m_solver;
   std::map<std::string, unsigned> m_names;
 };
