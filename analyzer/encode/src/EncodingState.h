@@ -215,6 +215,7 @@ struct EncodingState {
   };
   std::vector<LoggedQuery> queryLog;
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
+  bool limitSet = false;   ///< the solver's tlimit-per is set (ask resets it when a query has no limit)
 
   unsigned siteFor(const llvm::Instruction *inst, unsigned role = 0);
   unsigned barrierFor(const llvm::Instruction *inst, unsigned fences, const std::string &function = "barrier");

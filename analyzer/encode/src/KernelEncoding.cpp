@@ -712,7 +712,9 @@ void stateCounterFacts(EncodingState &s) {
 }
 
 /// One solver query under the deadline, logged for --dump-smt2.
-QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label);
+/// `budgetMs`: a limit of its own for this query (below the deadline's); a timeout then sets budgetHit.
+QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label,
+                 std::optional<long long> budgetMs = std::nullopt);
 
 /// Exclusive successes: of the atomic_cmpxchg calls at one site on one location, within one barrier
 /// interval of a work-group (local memory) or within the launch (global memory), at most one that
@@ -998,12 +1000,19 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
   ask(s, query, label + ", any open values");
 }
 
-QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label) {
+QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &label,
+                 std::optional<long long> budgetMs) {
   auto started = std::chrono::steady_clock::now();
-  if (s.options.deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*s.options.deadline - started).count();
-    s.solver.setOption("tlimit-per", std::to_string(std::max<long long>(1, left)));
-  }
+  std::optional<long long> limit;
+  if (s.options.deadline)
+    limit = std::max<long long>(
+        1, std::chrono::duration_cast<std::chrono::milliseconds>(*s.options.deadline - started).count());
+  bool budgetBinds = budgetMs && (!limit || *budgetMs < *limit);
+  if (budgetBinds)
+    limit = std::max<long long>(1, *budgetMs);
+  if (limit || s.limitSet)
+    s.solver.setOption("tlimit-per", limit ? std::to_string(*limit) : "0");
+  s.limitSet = limit.has_value();
   cvc5::Result r = s.solver.checkSatAssuming(query);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
   s.queryLog.push_back({label, query, r.toString() + " in " + std::to_string(ms.count()) + " ms"});
@@ -1018,7 +1027,8 @@ QueryOutcome ask(EncodingState &s, const cvc5::Term &query, const std::string &l
     out.unknownReason = timeout ? "solver timeout" : "the solver gave up";
     // The per-query limit is what was left of the instantiation's time: a timeout then is the whole
     // analysis running out of time.
-    out.deadlineHit = timeout && s.options.deadline.has_value();
+    out.deadlineHit = timeout && s.options.deadline.has_value() && !budgetBinds;
+    out.budgetHit = timeout && budgetBinds;
   }
   return out;
 }
@@ -1335,7 +1345,7 @@ bool KernelEncoding::groupingIrrelevant(const std::vector<unsigned> &a, const st
 }
 
 QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, const std::vector<unsigned> &bSites,
-                                       Scope scope, bool differentValues) {
+                                       Scope scope, bool differentValues, std::optional<long long> budgetMs) {
   EncodingState &s = m_impl->state;
   TermFactory &tf = s.tf;
   QueryOutcome out;
@@ -1465,13 +1475,13 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, cons
     cvc5::Term asked = q;
     if (mixed) {
       asked = tf.land(q, tf.land(ca.exactOnly(tf), cb.exactOnly(tf)));
-      out = ask(s, asked, label + ", exact sites only");
+      out = ask(s, asked, label + ", exact sites only", budgetMs);
       if (out.status == QueryOutcome::Status::Unknown)
         return out;
     }
     if (!mixed || out.status == QueryOutcome::Status::Unsat) {
       asked = q;
-      out = ask(s, q, label);
+      out = ask(s, q, label, budgetMs);
     }
     if (out.status != QueryOutcome::Status::Sat)
       return out;

@@ -105,6 +105,7 @@ struct QueryOutcome {
   std::optional<DivergenceWitness> divergence;
   std::string unknownReason; ///< Unknown: the solver's reason (timeout, resource limit)
   bool deadlineHit = false;  ///< Unknown because the instantiation's time ran out (EncodeOptions::deadline)
+  bool budgetHit = false;    ///< Unknown because the query's own budget (checkRace's budgetMs) ran out
 };
 
 struct EncodeOptions {
@@ -136,8 +137,10 @@ public:
   /// A witness through an exact pair is preferred to one through an abstraction.
   /// With `differentValues` it also asks value_A ≠ value_B (both writes): unsat means every writer stores
   /// the same value (a benign race, SPEC §4).
+  /// `budgetMs`: a time limit for the query itself (not for the witness's refinements); running out of it
+  /// gives Unknown with budgetHit, and the caller may ask smaller queries instead.
   QueryOutcome checkRace(const std::vector<unsigned> &a, const std::vector<unsigned> &b, Scope scope,
-                         bool differentValues = false);
+                         bool differentValues = false, std::optional<long long> budgetMs = std::nullopt);
 
   /// True when every site of `a` and `b` is a non-collective global access in the first barrier interval
   /// (constant 0): then same-group and different-group pairs are constrained alike, and Scope::AnyPair
