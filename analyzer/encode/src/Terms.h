@@ -166,20 +166,16 @@ public:
         bound = std::min(child(0), all);
       break;
     }
-    case cvc5::Kind::BITVECTOR_ADD: {
-      std::uint64_t sum = 0;
-      bool over = false;
-      for (std::size_t i = 0; i < t.getNumChildren() && !over; ++i)
-        over = __builtin_add_overflow(sum, child(i), &sum);
-      bound = !over && sum <= all ? sum : all;
-      break;
-    }
+    case cvc5::Kind::BITVECTOR_ADD:
     case cvc5::Kind::BITVECTOR_MULT: {
-      std::uint64_t product = 1;
+      // The bounds' sum or product, when it cannot carry out of the width (then no child's value wraps).
+      bool add = t.getKind() == cvc5::Kind::BITVECTOR_ADD;
+      std::uint64_t folded = add ? 0 : 1;
       bool over = false;
       for (std::size_t i = 0; i < t.getNumChildren() && !over; ++i)
-        over = __builtin_mul_overflow(product, child(i), &product);
-      bound = !over && product <= all ? product : all;
+        over = add ? __builtin_add_overflow(folded, child(i), &folded)
+                   : __builtin_mul_overflow(folded, child(i), &folded);
+      bound = !over && folded <= all ? folded : all;
       break;
     }
     case cvc5::Kind::ITE:
