@@ -12,6 +12,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <fstream>
+#include <regex>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -102,6 +103,13 @@ std::string kernelNames(const llvm::Module &module) {
   return out;
 }
 
+/// Whether the source spells `extern inline` or `inline extern` (comments are not told apart: then C99's
+/// inline semantics are kept, as before).
+bool mentionsExternInline(const std::string &source) {
+  static const std::regex kExternInline(R"(\bextern\s+inline\b|\binline\s+extern\b)");
+  return std::regex_search(source, kExternInline);
+}
+
 } // namespace
 
 KernelCompiler::KernelCompiler() : KernelCompiler(CLCAPTURE_CLANG_RESOURCE_DIR) {}
@@ -150,6 +158,12 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
         "-disable-O0-optnone", "-disable-llvm-passes", "-ffp-contract=off", "-fno-caret-diagnostics",
         "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
+  // A plain `inline` function (C99 §6.7.4, which OpenCL C follows) is an inline definition only: at -O0
+  // Clang emits no body for it, and a call to it (OpenCV's `inline float3 sobel(…)`) would be a call to an
+  // unknown function. Drivers compile with optimisation, which inlines it. GNU89 semantics emit the body.
+  // They give `extern inline` the opposite meaning (no body), so a program that spells it keeps C99's.
+  if (!mentionsExternInline(source))
+    args.emplace_back("-fgnu89-inline");
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
 
   std::vector<CompilerMessage> messages = flags->notes;
