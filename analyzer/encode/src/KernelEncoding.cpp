@@ -49,6 +49,9 @@ bool callsAtomicReadModifyWrite(const llvm::Function &kernel) {
   return false;
 }
 
+/// The value of a bit-vector constant of at most 64 bits.
+std::uint64_t constantOf(const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); }
+
 } // namespace
 
 EncodingState::EncodingState(llvm::Function &k, const model::LaunchConfig &l, const EncodeOptions &o)
@@ -584,18 +587,6 @@ void setUpReadOnlyTables(EncodingState &s) {
   }
 }
 
-/// Uniform reads: two work-items that read one place of shared memory with one plain load read the same
-/// value — when they are in one group and one barrier interval of the memory's fence, or, for global
-/// memory, in different groups — unless a data race on that place comes first. Asserted for every load
-/// whose value is open (AccessRecord::loaded), for the pair's reads at the same site.
-///
-/// Why it is sound (GPUVerify's equality abstraction argues the same way): take any execution with a race
-/// or a barrier divergence, and its first one. Before it, no write to a place meets a read of it in the
-/// same interval (same group) or anywhere (different groups): that would be an earlier race. So every read
-/// before the first defect sees the value the place had at the interval's start (same group) or throughout
-/// (never written, different groups) — the same for both. Reads after the first defect do not decide it,
-/// and the facts leave their values free to agree. The two-thread query for that first defect therefore
-/// has a model, and `verified` (every query unsatisfiable) means there is no defect.
 /// Every work-group holds one work-item (a captured local size of 1 in each dimension): no two distinct
 /// work-items share a group, so local memory is never shared, and no same-group race or divergence exists
 /// (OpenCL 1.2 §3.2: a work-group's local memory and barriers are its work-items').
@@ -608,6 +599,18 @@ bool oneWorkItemPerGroup(const model::LaunchConfig &l) {
   return true;
 }
 
+/// Uniform reads: two work-items that read one place of shared memory with one plain load read the same
+/// value — when they are in one group and one barrier interval of the memory's fence, or, for global
+/// memory, in different groups — unless a data race on that place comes first. Asserted for every load
+/// whose value is open (AccessRecord::loaded), for the pair's reads at the same site.
+///
+/// Why it is sound (GPUVerify's equality abstraction argues the same way): take any execution with a race
+/// or a barrier divergence, and its first one. Before it, no write to a place meets a read of it in the
+/// same interval (same group) or anywhere (different groups): that would be an earlier race. So every read
+/// before the first defect sees the value the place had at the interval's start (same group) or throughout
+/// (never written, different groups) — the same for both. Reads after the first defect do not decide it,
+/// and the facts leave their values free to agree. The two-thread query for that first defect therefore
+/// has a model, and `verified` (every query unsatisfiable) means there is no defect.
 void stateUniformReads(EncodingState &s) {
   TermFactory &tf = s.tf;
   bool alone = oneWorkItemPerGroup(s.launch);
@@ -734,11 +737,10 @@ void stateExclusiveSuccesses(EncodingState &s) {
     return;
   bool alone = oneWorkItemPerGroup(s.launch);
   auto constant = [](const cvc5::Term &t) { return t.isBitVectorValue(); };
-  auto number = [](const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); };
   for (const CompareExchange &a : s.compareExchanges[0]) {
     if (a.inLoop || !constant(a.object) || (a.local && (alone || !constant(a.epoch))))
       continue;
-    std::uint64_t object = number(a.object);
+    std::uint64_t object = constantOf(a.object);
     bool alonePerInterval = true;
     for (unsigned t = 0; t < 2 && alonePerInterval; ++t)
       for (std::size_t id = 0; id < s.records[t].size(); ++id) {
@@ -749,7 +751,7 @@ void stateExclusiveSuccesses(EncodingState &s) {
           alonePerInterval = false; // a write to memory that depends on control flow
           break;
         }
-        if (number(r.pointer.object) != object)
+        if (constantOf(r.pointer.object) != object)
           continue;
         // Local memory: a write in another barrier interval is ordered before or after every call here.
         if (!a.local || !constant(r.localEpoch) || r.localEpoch == a.epoch) {
@@ -1163,7 +1165,7 @@ std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<uns
       const AccessRecord &r = s.records[t][id];
       if (!r.size.isBitVectorValue())
         return std::nullopt;
-      std::uint64_t size = std::stoull(r.size.getBitVectorValue(10));
+      std::uint64_t size = constantOf(r.size);
       if (size == 0 || (size & (size - 1)) != 0 || (unit && *unit != size))
         return std::nullopt;
       unit = size;
@@ -1264,8 +1266,6 @@ SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> 
   }
   return c;
 }
-
-std::uint64_t constantOf(const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); }
 
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
 /// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.

@@ -113,7 +113,7 @@ public:
       return t;
     if (from > to)
       return m_solver.mkTerm(m_solver.mkOp(cvc5::Kind::BITVECTOR_EXTRACT, {to - 1, 0}), {t});
-    if (isSigned && from <= 64 && upperBound(t) < (std::uint64_t{1} << (from - 1)))
+    if (isSigned && signBitZero(t))
       isSigned = false;
     return m_solver.mkTerm(
         m_solver.mkOp(isSigned ? cvc5::Kind::BITVECTOR_SIGN_EXTEND : cvc5::Kind::BITVECTOR_ZERO_EXTEND, {to - from}),
@@ -151,15 +151,10 @@ public:
     case cvc5::Kind::BITVECTOR_ZERO_EXTEND:
       bound = width(t[0]) <= 64 ? child(0) : all;
       break;
-    case cvc5::Kind::BITVECTOR_SIGN_EXTEND: {
-      unsigned inner = width(t[0]);
-      if (inner <= 64) {
-        std::uint64_t b = child(0);
-        if (b < (std::uint64_t{1} << (inner - 1)))
-          bound = b;
-      }
+    case cvc5::Kind::BITVECTOR_SIGN_EXTEND:
+      if (signBitZero(t[0], depth + 1))
+        bound = child(0); // a sign extension of a non-negative value is a zero extension
       break;
-    }
     case cvc5::Kind::BITVECTOR_EXTRACT: {
       cvc5::Op op = t.getOp();
       if (op.getNumIndices() == 2 && std::stoul(op[1].getIntegerValue()) == 0 && width(t[0]) <= 64)
@@ -202,6 +197,12 @@ public:
     }
     m_bounds.emplace(t, bound);
     return bound;
+  }
+
+  /// Whether `t`'s sign bit is zero for every value of its variables (by upperBound).
+  bool signBitZero(const cvc5::Term &t, unsigned depth = 0) {
+    unsigned w = width(t);
+    return w <= 64 && upperBound(t, depth) < (std::uint64_t{1} << (w - 1));
   }
 
 private:
