@@ -2,6 +2,8 @@
 
 #include "clcapture/check/KernelChecker.h"
 
+#include "clcapture/encode/PixelOffsets.h"
+
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instruction.h>
 
@@ -174,13 +176,20 @@ private:
     std::vector<unsigned> sites;
   };
 
+  /// A place's first site stands for all of them in mayConflict, atomicTogether and plainWrites, so the
+  /// key holds every attribute those read: sites that differ in one (a work-group-scoped atomic on the line
+  /// of a device-scoped one, through a macro or an unrolled loop) are different places.
+  static std::string placeKey(const std::string &where, const AccessSite &site) {
+    return where + "|" + std::to_string(static_cast<int>(site.space)) + (site.reads ? "r" : "") +
+           (site.writes ? "w" : "") + (site.atomic ? "a" : "") + (site.groupScopedAtomic ? "g" : "");
+  }
+
   std::vector<Place> places() {
     std::vector<Place> out;
     std::map<std::string, std::size_t> index;
     for (const AccessSite &site : m_e.accesses()) {
       std::string where = describeSite(site, m_c);
-      std::string key = where + "|" + std::to_string(static_cast<int>(site.space)) + (site.reads ? "r" : "") +
-                        (site.writes ? "w" : "") + (site.atomic ? "a" : "");
+      std::string key = placeKey(where, site);
       auto [it, added] = index.emplace(key, out.size());
       if (added)
         out.push_back(Place{where, {}});
@@ -210,8 +219,10 @@ private:
             continue;
           if (outOfTime())
             return;
-          if (checkPlaces(all[i], all[j], scope))
-            break; // one witness per pair of places is enough
+          // One harmful witness per pair of places is enough; a benign one is not: the other scope may
+          // store different values (every group writes its own id to one flag).
+          if (checkPlaces(all[i], all[j], scope) == PairOutcome::Harmful)
+            break;
         }
       }
   }
@@ -239,16 +250,19 @@ private:
     return o;
   }
 
-  /// True when the pair gave a finding.
-  bool checkPlaces(const Place &pa, const Place &pb, Scope scope) {
+  enum class PairOutcome { NoFinding, Benign, Harmful };
+
+  /// What the pair gave in `scope`: nothing (proven, or left undecided with its reason), a benign finding
+  /// (every writer stores the same value), or a harmful one.
+  PairOutcome checkPlaces(const Place &pa, const Place &pb, Scope scope) {
     QueryOutcome o = askPlaces(pa, pb, scope);
     std::string pair = pa.where + " and " + pb.where;
     if (o.status == QueryOutcome::Status::Unknown) {
       m_out.undecided.push_back("accesses at " + pair + ": " + o.unknownReason);
-      return false;
+      return PairOutcome::NoFinding;
     }
     if (o.status != QueryOutcome::Status::Sat)
-      return false;
+      return PairOutcome::NoFinding;
     if (!o.exact) {
       // Whether the race happens goes through an abstraction; when every pair of writers there stores the
       // same bytes, it is benign if it happens at all (SPEC §4), so it leaves no harmful race undecided.
@@ -257,13 +271,13 @@ private:
         if (differ.status == QueryOutcome::Status::Unsat) {
           m_out.benignIfAny.push_back("a same-value race between " + pair + " may occur, depending on " +
                                       o.abstraction);
-          return false;
+          return PairOutcome::NoFinding;
         }
         if (differ.status == QueryOutcome::Status::Sat && differ.exact && differ.race)
           return reportRace(differ, false);
       }
       m_out.undecided.push_back("possible race between " + pair + ", depending on " + o.abstraction);
-      return false;
+      return PairOutcome::NoFinding;
     }
     const AccessSite &a = m_e.accesses()[o.race->siteA], &b = m_e.accesses()[o.race->siteB];
     bool benign = false;
@@ -278,8 +292,8 @@ private:
     return reportRace(o, benign);
   }
 
-  /// A finding from an exact witness; always true (the pair gave a finding).
-  bool reportRace(const QueryOutcome &o, bool benign) {
+  /// A finding from an exact witness.
+  PairOutcome reportRace(const QueryOutcome &o, bool benign) {
     const encode::RaceWitness &w = *o.race;
     const AccessSite &wa = m_e.accesses()[w.siteA], &wb = m_e.accesses()[w.siteB];
     report::Finding f;
@@ -295,11 +309,8 @@ private:
         std::min(w.offsetA + std::max(wa.sizeBytes, 1u), w.offsetB + std::max(wb.sizeBytes, 1u)) - 1;
     f.bytes = {first, last};
     f.index = {first / std::max(wa.elementSize, 1u)}; // the first shared byte's element (a copy spans many)
-    if (wa.image) {
-      // A pixel: img[y][x] (or img[z][y][x]), as the report prints indices outermost first.
-      std::uint64_t mask = (1u << 21) - 1, x = first & mask, y = (first >> 21) & mask, z = (first >> 42) & mask;
-      f.index = z ? std::vector<std::uint64_t>{z, y, x} : std::vector<std::uint64_t>{y, x};
-    }
+    if (wa.image && wa.imageCoordinates) // a pixel: img[x], img[y][x] or img[z][y][x]
+      f.index = encode::pixelIndex(first, wa.imageCoordinates);
     const AccessSite *chosen[2] = {&wa, &wb};
     const encode::WorkItemIds *ids[2] = {&w.a, &w.b};
     for (int k = 0; k < 2; ++k) {
@@ -310,7 +321,7 @@ private:
       acc.source = sourceLine(acc.location, m_c);
     }
     m_out.findings.push_back(std::move(f));
-    return true;
+    return benign ? PairOutcome::Benign : PairOutcome::Harmful;
   }
 
   encode::KernelEncoding &m_e;

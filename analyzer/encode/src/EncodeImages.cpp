@@ -2,11 +2,12 @@
 
 #include "ThreadEncoderImpl.h"
 
+#include "clcapture/encode/PixelOffsets.h"
+
 namespace clcapture::encode {
 
 /// read_image*/write_image* (OpenCL 1.2 §6.12.14): the image is a memory object whose "bytes" are pixels,
-/// one unit each, addressed by the coordinates packed into 64 bits (x, y, z: 21 bits each, enough for any
-/// image size a device allows). A write is exact; a read through a sampler may clamp or wrap its
+/// one unit each, addressed by the coordinates packed into 64 bits (PixelOffsets.h). A write is exact; a read through a sampler may clamp or wrap its
 /// coordinates, so the pixel it reads is open (a race through it is `unknown`, never a false witness);
 /// a read without a sampler reads its coordinates. The values read are open.
 format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write) {
@@ -21,19 +22,22 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
   Exactness how = image->how;
   llvm::Type *ct = coordArg->getType();
   bool integerCoords = ct->isIntOrIntVectorTy();
+  unsigned coordinateLanes = 0; // 0: the pixel is open, not packed
   if (!coord || sampled || !integerCoords) {
     at.offset = m_tf.fresh(m_tf.bv(64), name("pixel"));
     how = how & Exactness{sampled ? "the pixel a sampler reads at " + placeOf(&call)
                                   : "the image coordinates at " + placeOf(&call)};
   } else {
-    unsigned lanes = ct->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(ct)->getNumElements() : 1;
-    unsigned bits = coord->term.getSort().getBitVectorSize() / lanes;
+    coordinateLanes = ct->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(ct)->getNumElements() : 1;
+    unsigned bits = coord->term.getSort().getBitVectorSize() / coordinateLanes;
+    unsigned laneBits = pixelLaneBits(coordinateLanes);
     cvc5::Term packed = m_tf.constant(64, 0);
-    for (unsigned i = 0; i < std::min(lanes, 3u); ++i) {
+    for (unsigned i = 0; i < pixelLanes(coordinateLanes); ++i) {
       cvc5::Term c = m_tf.resize(m_tf.extract(coord->term, (i + 1) * bits - 1, i * bits), 64, false);
-      c = m_tf.op(cvc5::Kind::BITVECTOR_AND, {c, m_tf.constant(64, (1ull << 21) - 1)});
+      if (laneBits < 64)
+        c = m_tf.op(cvc5::Kind::BITVECTOR_AND, {c, m_tf.constant(64, (1ull << laneBits) - 1)});
       packed = m_tf.op(cvc5::Kind::BITVECTOR_OR,
-                       {packed, m_tf.op(cvc5::Kind::BITVECTOR_SHL, {c, m_tf.constant(64, 21ull * i)})});
+                       {packed, m_tf.op(cvc5::Kind::BITVECTOR_SHL, {c, m_tf.constant(64, laneBits * i)})});
     }
     at.offset = packed;
     how = how & coord->how;
@@ -47,6 +51,7 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
   }
   recordAccess(call, at, m_tf.constant(64, 1), {}, !write, write, false, 1, write ? &stored : nullptr);
   m_s.sites[m_s.siteFor(&call)].image = true;
+  m_s.sites[m_s.siteFor(&call)].imageCoordinates = coordinateLanes;
   if (!call.getType()->isVoidTy())
     m_values[&call] = freshValue(call.getType(), "a pixel read from an image at " + placeOf(&call));
   return {};

@@ -52,7 +52,8 @@ struct AccessSite {
   /// two groups' accesses race (OpenCL 2.0 §3.3.4).
   bool groupScopedAtomic = false;
   bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
-  bool image = false;       ///< a pixel of an image: the offset packs x, y, z (21 bits each)
+  bool image = false;       ///< a pixel of an image: the offset packs its coordinates (PixelOffsets.h)
+  unsigned imageCoordinates = 0; ///< image: how many coordinates the offset packs (0: the pixel is open)
   unsigned sizeBytes = 0;
   unsigned elementSize = 1; ///< for reporting an element index
   std::string object;       ///< the memory's name when the site always accesses one object, else ""
