@@ -114,6 +114,9 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
     return {};
   }
   case BuiltinKind::Unsupported:
+    if (b.declaredByProgram)
+      return format::fail("a call at " + placeOf(&call) + " to '" + b.name +
+                          "', which the program declares without a body (not an OpenCL C built-in)");
     break;
   }
   return format::fail("the built-in " + b.name + " at " + placeOf(&call) + " is not modelled");

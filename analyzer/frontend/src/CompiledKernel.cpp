@@ -28,6 +28,7 @@ CompiledKernel &CompiledKernel::operator=(CompiledKernel &&other) noexcept {
   m_entry = other.m_entry;
   m_addressBits = other.m_addressBits;
   m_messages = std::move(other.m_messages);
+  m_headersRead = std::move(other.m_headersRead);
   return *this;
 }
 

@@ -4,19 +4,22 @@
 
 #include "clcapture/frontend/CompilerFlags.h"
 
+#include "ProgramDeclarations.h"
+
 #include <algorithm>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <fstream>
-#include <regex>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -103,11 +106,40 @@ std::string kernelNames(const llvm::Module &module) {
   return out;
 }
 
-/// Whether the source spells `extern inline` or `inline extern` (comments are not told apart: then C99's
-/// inline semantics are kept, as before).
-bool mentionsExternInline(const std::string &source) {
-  static const std::regex kExternInline(R"(\bextern\s+inline\b|\binline\s+extern\b)");
-  return std::regex_search(source, kExternInline);
+/// Code generation, with ProgramDeclarations beside it collecting the functions the program declares
+/// without a body.
+class CompileAction : public clang::EmitLLVMOnlyAction {
+public:
+  CompileAction(llvm::LLVMContext *context, std::set<std::string> &declaredOnly)
+      : clang::EmitLLVMOnlyAction(context), m_declaredOnly(declaredOnly) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
+                                                        llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
+    if (!consumers.back())
+      return nullptr;
+    consumers.push_back(std::make_unique<ProgramDeclarations>(m_declaredOnly));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  std::set<std::string> &m_declaredOnly;
+};
+
+/// Every file the compilation read, as Clang named it when it opened it, except the kernel file itself and
+/// Clang's own headers (under `resourceDir`): the program's headers, sorted.
+std::vector<std::string> headersRead(const clang::SourceManager &sources, const std::string &kernelFile,
+                                     const std::string &resourceDir) {
+  std::set<std::string> names;
+  for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+    std::string name = it->first->getName().str();
+    if (name.empty() || name == kernelFile || name.rfind(resourceDir + "/", 0) == 0)
+      continue;
+    names.insert(name);
+  }
+  return {names.begin(), names.end()};
 }
 
 } // namespace
@@ -153,17 +185,18 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
 
   std::vector<std::string> args{"-triple", triple, "-x", "cl", "-cl-std=CL1.2"};
   args.insert(args.end(), flags->clangArgs.begin(), flags->clangArgs.end());
+  // -O1 with every LLVM pass disabled: Clang's own code generation only. A plain `inline` function (C99
+  // §6.7.4, which OpenCL C follows) is an inline definition, which Clang emits (available_externally) only
+  // when optimising: at -O0 a call to OpenCV's `inline float3 sobel(…)` was a call to a function without a
+  // body. Drivers optimise and inline it. -O1 emits every inline definition whatever the spelling (C99 or
+  // GNU `extern inline`, through macros, with `extern inline` in a comment), so the inline semantics are
+  // the compiler's, not a guess; lifetime markers and type-based alias metadata, which -O1 adds, are off,
+  // so the IR is -O0's plus those bodies.
   for (const char *fixed :
-       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O0",
-        "-disable-O0-optnone", "-disable-llvm-passes", "-ffp-contract=off", "-fno-caret-diagnostics",
-        "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
+       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O1",
+        "-disable-llvm-passes", "-disable-lifetime-markers", "-relaxed-aliasing", "-ffp-contract=off",
+        "-fno-caret-diagnostics", "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
-  // A plain `inline` function (C99 §6.7.4, which OpenCL C follows) is an inline definition only: at -O0
-  // Clang emits no body for it, and a call to it (OpenCV's `inline float3 sobel(…)`) would be a call to an
-  // unknown function. Drivers compile with optimisation, which inlines it. GNU89 semantics emit the body.
-  // They give `extern inline` the opposite meaning (no body), so a program that spells it keeps C99's.
-  if (!mentionsExternInline(source))
-    args.emplace_back("-fgnu89-inline");
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
 
   std::vector<CompilerMessage> messages = flags->notes;
@@ -195,7 +228,8 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   compiler.createFileManager(files);
 
   auto context = std::make_unique<llvm::LLVMContext>();
-  clang::EmitLLVMOnlyAction action(context.get());
+  std::set<std::string> declaredOnly;
+  CompileAction action(context.get(), declaredOnly);
   bool compiled = compiler.ExecuteAction(action);
   std::unique_ptr<llvm::Module> module = compiled ? action.takeModule() : nullptr;
   if (!module || compiler.getDiagnostics().hasErrorOccurred()) {
@@ -213,8 +247,12 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   llvm::Function *entry = module->getFunction(request.entryPoint);
   if (!entry || entry->isDeclaration() || entry->getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
     return failure({error(file, "no kernel named '" + request.entryPoint + "'; " + kernelNames(*module))});
+  markProgramDeclared(*module, declaredOnly);
   unsigned addressBits = request.addressBits == 32 ? 32 : 64;
-  return CompiledKernel(std::move(context), std::move(module), entry, addressBits, std::move(messages));
+  CompiledKernel kernel(std::move(context), std::move(module), entry, addressBits, std::move(messages));
+  if (compiler.hasSourceManager())
+    kernel.setHeadersRead(headersRead(compiler.getSourceManager(), file, m_resourceDir));
+  return kernel;
 }
 
 } // namespace clcapture::frontend

@@ -2,6 +2,8 @@
 
 #include "clcapture/model/Builtins.h"
 
+#include "clcapture/frontend/DeclaredByProgram.h"
+
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Function.h>
 
@@ -84,6 +86,11 @@ unsigned firstPointeeBytes(const std::string &mangled) {
 Builtin classifyBuiltin(const llvm::Function &callee) {
   Builtin b;
   b.name = builtinBaseName(callee.getName().str());
+  if (frontend::declaredByProgram(callee)) {
+    b.name = callee.getName().str();
+    b.declaredByProgram = true;
+    return b; // Unsupported: a barrier or a write inside it is unknown
+  }
   const std::string &n = b.name;
   static const std::map<std::string, BuiltinKind> kExact = {
       {"get_global_id", BuiltinKind::GlobalId},

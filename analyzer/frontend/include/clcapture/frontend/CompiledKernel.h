@@ -41,6 +41,10 @@ public:
   unsigned addressBits() const { return m_addressBits; }
   /// Warnings and notes, in the order they arose (errors make the compilation fail instead).
   const std::vector<CompilerMessage> &messages() const { return m_messages; }
+  /// The files the program `#include`d, as the compiler opened them (relative to the capture folder unless
+  /// the program named them absolutely), sorted; Clang's own headers and the kernel file are not listed.
+  const std::vector<std::string> &headersRead() const { return m_headersRead; }
+  void setHeadersRead(std::vector<std::string> files) { m_headersRead = std::move(files); }
 
 private:
   // Declared before the module: members die in reverse order and the module must go before its context.
@@ -49,6 +53,7 @@ private:
   llvm::Function *m_entry;
   unsigned m_addressBits;
   std::vector<CompilerMessage> m_messages;
+  std::vector<std::string> m_headersRead;
 };
 
 /// The module as textual LLVM IR (what `--dump-ir` writes); deterministic for a given input.

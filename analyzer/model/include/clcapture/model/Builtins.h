@@ -57,6 +57,9 @@ struct Builtin {
   bool halfPrecision = false; ///< vload_half/vstore_half: 16-bit elements in memory
   unsigned elementBytes = 0;  ///< AsyncCopy: the size of one gentype element (from the mangled name)
   bool strided = false;       ///< AsyncCopy: async_work_group_strided_copy
+  /// Unsupported because the program declares the function and defines it nowhere (not a built-in,
+  /// whatever its name: frontend/DeclaredByProgram.h).
+  bool declaredByProgram = false;
 };
 
 /// The demangled base name of an OpenCL C built-in ("_Z13get_global_idj" → "get_global_id"); the name
