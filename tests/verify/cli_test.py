@@ -166,14 +166,17 @@ def case_compile_error(a):
 
 
 def case_timeout(a):
-    # A 64-entry permutation read from captured bytes takes the solver seconds; one second is not enough.
+    # The race query asks the solver to factor a 64-bit semiprime (captures/unfinishable): it cannot finish
+    # within the limit on any machine, so the outcome does not depend on how fast or loaded this one is.
     rc, out, err = run(a.binary, "--format=json", "--timeout=1", "--no-cache",
-                       os.path.join(a.captures, "slow", "captures.json"))
+                       os.path.join(a.captures, "unfinishable", "captures.json"))
     expect(rc == 7, f"exit status {rc}, expected 7 (timeout)", out, err)
     result = json.loads(out)["results"][0]
     expect(result["verdict"] == "unknown", "a timeout is unknown, never verified", out, err)
     expect(re.search(r"timed out|timeout", result.get("reason", "")), "the reason names the timeout", out, err)
-    expect(result["seconds"] < 5, f"the limit was not kept: {result['seconds']} s", out, err)
+    # The limit is kept: far below the hours the query would take (generous, so a loaded machine's
+    # compilation time cannot fail it).
+    expect(result["seconds"] < 120, f"the limit was not kept: {result['seconds']} s", out, err)
 
 
 def without_times(report):
@@ -201,6 +204,74 @@ def case_cache(a):
     expect(all(open(e, "rb").read() == stored[e] for e in entries), "corrupt entries were not rewritten", out, err)
     rc4, out, err = run(a.binary, "--format=json", "--no-cache", captures)
     expect(rc4 == rc and without_times(json.loads(out)) == first, "--no-cache gives another report", out, err)
+
+
+def rewrite_in_place(path, text):
+    """New contents of the same size, with the file's modification time put back: only the bytes differ
+    (the change time moves; no program can set it)."""
+    before = os.stat(path)
+    with open(path, "r+b") as f:
+        data = text if isinstance(text, bytes) else text.encode()
+        expect(len(data) == before.st_size, f"{path}: the rewrite must keep the size")
+        f.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def case_cache_inputs(a):
+    # The verdict cache is keyed by every input of the analysis: a header the kernel #includes, a data file,
+    # an option. Each is changed in place (same size, same modification time) and the next run must analyse
+    # again and see the change, never serve the old verdict.
+    folder = os.path.join(a.work, "inputs")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "kernels"))
+    os.makedirs(os.path.join(folder, "data"))
+    header = os.path.join(folder, "kernels", "slot.h")
+    with open(header, "w") as f:
+        f.write("#define SLOT(i) (i)\n")
+    with open(os.path.join(folder, "kernels", "k.cl"), "w") as f:
+        f.write('#include "slot.h"\n'
+                "kernel void k(global const int *perm, global int *out) {\n"
+                "  int i = get_global_id(0);\n"
+                "  out[SLOT(perm[i])] = i;\n"
+                "}\n")
+    data = os.path.join(folder, "data", "perm.bin")
+    with open(data, "wb") as f:
+        f.write(b"".join(i.to_bytes(4, "little") for i in range(16)))
+    with open(os.path.join(folder, "captures.json"), "w") as f:
+        json.dump([{"language": "OpenCL", "endianness": "little", "local_size": [8], "global_size": [16],
+                    "kernel_file": "kernels/k.cl", "entry_point": "k", "compiler_flags": "",
+                    "kernel_arguments": [
+                        {"type": "array", "address_space": "global", "flags": ["CL_MEM_READ_ONLY"],
+                         "data": "data/perm.bin", "size": 64},
+                        {"type": "array", "address_space": "global", "flags": ["CL_MEM_READ_WRITE"],
+                         "size": 64}]}], f)
+    captures = os.path.join(folder, "captures.json")
+
+    def verdict(*options):
+        rc, out, err = run(a.binary, "--format=json", *options, captures)
+        expect(rc in (0, 6), f"exit status {rc}", out, err)
+        return json.loads(out)["results"][0]["verdict"], out, err
+
+    v, out, err = verdict()
+    expect(v == "verified", "an identity permutation through SLOT(i) = i is race-free", out, err)
+    v, out, err = verdict()
+    expect(v == "verified", "the second run (from the cache)", out, err)
+    expect(any(files for _, _, files in os.walk(CACHE_HOME)), "nothing was cached", out, err)
+    rewrite_in_place(header, "#define SLOT(i) (0)\n")
+    v, out, err = verdict()
+    expect(v == "defects", "a header changed in place: the cache served the old verdict", out, err)
+    rewrite_in_place(header, "#define SLOT(i) (i)\n")
+    v, out, err = verdict()
+    expect(v == "verified", "the header put back", out, err)
+    rewrite_in_place(data, b"".join((i // 2).to_bytes(4, "little") for i in range(16)))
+    v, out, err = verdict()
+    expect(v == "defects", "a data file changed in place: the cache served the old verdict", out, err)
+    # An option that changes the analysis: under --open=data the captured bytes give way to open values.
+    rewrite_in_place(data, b"".join(i.to_bytes(4, "little") for i in range(16)))
+    v, out, err = verdict()
+    expect(v == "verified", "the data put back", out, err)
+    v, out, err = verdict("--open=data")
+    expect(v == "defects", "--open=data: the cache served the captured data's verdict", out, err)
 
 
 CASES = {name[5:].replace("_", "-"): f for name, f in globals().items() if name.startswith("case_")}

@@ -25,7 +25,7 @@ using namespace report;
 namespace {
 
 /// Bumped whenever the stored form of a result changes: older entries then miss.
-constexpr int kEntryFormat = 1;
+constexpr int kEntryFormat = 2; // 2: entries list the headers read
 
 template <typename E, std::size_t N>
 std::optional<E> parseEnum(const Json &j, const E (&values)[N]) {
@@ -224,8 +224,9 @@ std::string executableBuildId() {
   return id;
 }
 
-VerdictCache::VerdictCache(fs::path folder, std::string identity, std::uint64_t maxBytes)
-    : m_folder(std::move(folder)), m_identity(std::move(identity)), m_maxBytes(maxBytes) {}
+VerdictCache::VerdictCache(fs::path folder, std::string identity, HeaderHash headerHash, std::uint64_t maxBytes)
+    : m_folder(std::move(folder)), m_identity(std::move(identity)), m_headerHash(std::move(headerHash)),
+      m_maxBytes(maxBytes) {}
 
 std::string VerdictCache::fullKey(const std::string &analysisKey, bool strict) const {
   return Json::array({kEntryFormat, m_identity, strict, analysisKey}).dump();
@@ -250,9 +251,21 @@ std::optional<InstantiationResult> VerdictCache::find(const std::string &analysi
       !entry.contains("result") || !entry["result"].is_string() || !entry.contains("timeout") ||
       !entry["timeout"].is_number())
     return std::nullopt; // corrupt or another key: analysed again and rewritten
+  if (!entry.contains("headers") || !entry["headers"].is_array())
+    return std::nullopt;
+  std::vector<std::string> headers;
+  for (const Json &header : entry["headers"]) {
+    // [name, hash of its contents when the entry was stored]
+    if (!header.is_array() || header.size() != 2 || !header[0].is_string() || !header[1].is_string())
+      return std::nullopt;
+    if (!m_headerHash || m_headerHash(header[0].get<std::string>()) != header[1].get<std::string>())
+      return std::nullopt; // a header changed (or cannot be checked): analysed again
+    headers.push_back(header[0].get<std::string>());
+  }
   auto result = resultFromJson(entry["result"].get<std::string>());
   if (!result)
     return std::nullopt;
+  result->headersRead = std::move(headers);
   if (result->errorKind == ErrorKind::Timeout) {
     // Ran out of time under limit L: reuse only under a limit no larger than L (0 is no limit).
     double ranOutAt = entry["timeout"].get<double>();
@@ -267,13 +280,25 @@ std::optional<InstantiationResult> VerdictCache::find(const std::string &analysi
 
 void VerdictCache::store(const std::string &analysisKey, bool strict, double timeoutSeconds,
                          const InstantiationResult &result) {
+  if (result.errorKind == ErrorKind::Compile)
+    return; // a missing header may be there next time: not known to be the same input again
+  Json headers = Json::array();
+  for (const std::string &header : result.headersRead) {
+    if (!m_headerHash)
+      return;
+    headers.push_back(Json::array({header, m_headerHash(header)}));
+  }
   std::string key = fullKey(analysisKey, strict);
   fs::path path = entryPath(key);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec)
     return;
-  std::string text = Json{{"key", key}, {"timeout", timeoutSeconds}, {"result", resultToJson(result)}}.dump();
+  std::string text = Json{{"key", key},
+                          {"timeout", timeoutSeconds},
+                          {"headers", std::move(headers)},
+                          {"result", resultToJson(result)}}
+                         .dump();
   if (format::writeFileAtomically(path, text.data(), text.size()))
     ++m_stored;
 }

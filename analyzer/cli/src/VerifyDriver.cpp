@@ -200,7 +200,10 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   if (options.cacheDir && !identity.empty() && !options.dumpIrDir && !options.dumpSmt2Dir) {
     std::string buildId = executableBuildId();
     if (!buildId.empty())
-      cache.emplace(*options.cacheDir, identity + ";build-id " + buildId);
+      cache.emplace(*options.cacheDir, identity + ";build-id " + buildId, [&](const std::string &header) {
+        fs::path path(header);
+        return hashes.hashOf(path.is_absolute() ? path : captureDir / path);
+      });
   }
 
   // Distinct instantiations that differ only in values: one analysis with those values open first

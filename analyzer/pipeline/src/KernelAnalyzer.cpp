@@ -49,36 +49,22 @@ std::string summarise(const std::vector<std::string> &reasons, std::size_t n = 3
   return out;
 }
 
-} // namespace
-
-report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &request) {
+/// Everything after compiling: normalise, specialise, encode, check.
+report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, model::LaunchConfig &launch,
+                                            frontend::CompiledKernel &kernel) {
   const format::Instantiation &inst = *request.instantiation;
-  auto launch = model::makeLaunchConfig(inst, request.facts, request.captureDir);
-  if (!launch)
-    return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + launch.error());
-
-  static const frontend::KernelCompiler compiler;
-  frontend::CompileRequest compile;
-  compile.captureDir = request.captureDir;
-  compile.kernelFile = inst.kernelFile;
-  compile.compilerFlags = inst.compilerFlags.value_or("");
-  compile.entryPoint = inst.entryPoint;
-  compile.addressBits = launch->addressBits;
-  auto kernel = compiler.compile(compile);
-  if (!kernel)
-    return fail(report::Verdict::Error, report::ErrorKind::Compile, kernel.error());
-  if (auto normalized = frontend::Normalizer::normalize(*kernel); !normalized)
+  if (auto normalized = frontend::Normalizer::normalize(kernel); !normalized)
     return fail(report::Verdict::Unknown, report::ErrorKind::None, normalized.error());
-  model::applyRequiredWorkGroupSize(kernel->entry(), *launch);
-  model::specializeToLaunch(kernel->entry(), *launch);
+  model::applyRequiredWorkGroupSize(kernel.entry(), launch);
+  model::specializeToLaunch(kernel.entry(), launch);
   if (request.options.dumpIrDir)
     writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),
-              frontend::printModule(kernel->module()));
+              frontend::printModule(kernel.module()));
 
   encode::EncodeOptions encodeOptions;
   encodeOptions.deadline = request.deadline;
 
-  auto encoding = encode::KernelEncoding::encode(kernel->entry(), *launch, encodeOptions);
+  auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
   if (!encoding)
     return fail(report::Verdict::Unknown, report::ErrorKind::None, "not covered by the analysis: " + encoding.error());
 
@@ -115,6 +101,29 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
     // finalizeResult turns this into `defects` when a finding counts.
     r.verdict = report::Verdict::Verified;
   }
+  return r;
+}
+
+} // namespace
+
+report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &request) {
+  const format::Instantiation &inst = *request.instantiation;
+  auto launch = model::makeLaunchConfig(inst, request.facts, request.captureDir);
+  if (!launch)
+    return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + launch.error());
+
+  static const frontend::KernelCompiler compiler;
+  frontend::CompileRequest compile;
+  compile.captureDir = request.captureDir;
+  compile.kernelFile = inst.kernelFile;
+  compile.compilerFlags = inst.compilerFlags.value_or("");
+  compile.entryPoint = inst.entryPoint;
+  compile.addressBits = launch->addressBits;
+  auto kernel = compiler.compile(compile);
+  if (!kernel)
+    return fail(report::Verdict::Error, report::ErrorKind::Compile, kernel.error());
+  report::InstantiationResult r = analyzeCompiled(request, *launch, *kernel);
+  r.headersRead = kernel->headersRead();
   return r;
 }
 

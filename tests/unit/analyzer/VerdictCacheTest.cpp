@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <sstream>
 
 using namespace clcapture;
@@ -274,7 +275,7 @@ TEST_CASE("verdict cache: off with --no-cache, while dumping, and for an analysi
 
 TEST_CASE("verdict cache: the folder is kept under its bound, least recently used first", "[cache]") {
   TempDir dir;
-  verify::VerdictCache cache(dir / "v", "fake 1", 2000);
+  verify::VerdictCache cache(dir / "v", "fake 1", {}, 2000);
   InstantiationResult r;
   r.verdict = Verdict::Defects;
   r.findings = findings(); // about 700 bytes an entry
@@ -293,4 +294,36 @@ TEST_CASE("verdict cache: the folder is kept under its bound, least recently use
   CHECK(left >= 1);
   CHECK(left < 10);
   CHECK(cache.find("key 9", false, 30)); // the newest stays
+}
+
+TEST_CASE("verdict cache: an entry is reused only while every header it read has its hash", "[cache]") {
+  TempDir dir;
+  std::map<std::string, std::string> contents{{"kernels/a.h", "one"}, {"/abs/b.h", "two"}};
+  verify::VerdictCache cache(dir / "v", "fake 1", [&](const std::string &header) { return contents[header]; });
+  InstantiationResult r;
+  r.verdict = Verdict::Verified;
+  r.headersRead = {"kernels/a.h", "/abs/b.h"};
+  cache.store("key", false, 30, r);
+  auto hit = cache.find("key", false, 30);
+  REQUIRE(hit);
+  CHECK(hit->verdict == Verdict::Verified);
+  CHECK(hit->headersRead == r.headersRead);
+  contents["/abs/b.h"] = "TWO";
+  CHECK_FALSE(cache.find("key", false, 30));
+  contents["/abs/b.h"] = "two";
+  CHECK(cache.find("key", false, 30));
+
+  // Without a way to check headers, an entry that read some is neither stored nor reused.
+  verify::VerdictCache blind(dir / "w", "fake 1", {});
+  blind.store("key", false, 30, r);
+  CHECK(blind.stored() == 0);
+  CHECK_FALSE(blind.find("key", false, 30));
+
+  // A compilation error is never stored: a missing header may be there next time.
+  InstantiationResult error;
+  error.verdict = Verdict::Error;
+  error.errorKind = report::ErrorKind::Compile;
+  error.reason = "kernels/k.cl:1:10: fatal error: 'a.h' file not found";
+  cache.store("broken", false, 30, error);
+  CHECK_FALSE(cache.find("broken", false, 30));
 }

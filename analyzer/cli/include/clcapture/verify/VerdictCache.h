@@ -9,7 +9,10 @@
 // clcapture-verify executable's GNU build id, LLVM's and CVC5's versions, clcapture's version: any rebuild
 // misses) and --strict. One file per key, named by its XXH3-128, written atomically (temporary + rename);
 // the file repeats the whole key, and an entry whose key, format or contents do not match is ignored and
-// rewritten, never trusted. A result that ran out of time is reused only under a time limit no larger than
+// rewritten, never trusted. The key is known before the analysis; the headers the program `#include`s are
+// known only after compiling it, so an entry also lists each header the compilation read with the hash of
+// its contents, and is reused only while every one of them still has that hash (a header changed in place
+// misses). A compilation error is not stored: a header that was missing may be there next time. A result that ran out of time is reused only under a time limit no larger than
 // the one it ran out of; a larger limit analyses again. The folder is kept under a size bound: after a run
 // that added entries, the least recently used are removed beyond it.
 //
@@ -21,6 +24,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -34,8 +38,13 @@ std::string executableBuildId();
 
 class VerdictCache {
 public:
-  /// `identity`: what the analysis is (see the file comment); `maxBytes` bounds the folder.
-  VerdictCache(std::filesystem::path folder, std::string identity, std::uint64_t maxBytes = 256ull << 20);
+  /// The hash of a header's contents, as named by InstantiationResult::headersRead (FileHashCache's).
+  using HeaderHash = std::function<std::string(const std::string &header)>;
+
+  /// `identity`: what the analysis is (see the file comment); `headerHash`: how headers are checked;
+  /// `maxBytes` bounds the folder.
+  VerdictCache(std::filesystem::path folder, std::string identity, HeaderHash headerHash,
+               std::uint64_t maxBytes = 256ull << 20);
 
   /// The cached result for `analysisKey` under these options, or nothing (absent, corrupt, another key,
   /// or a time limit that may now be enough). Index, kernel file and seconds are the caller's to set.
@@ -61,6 +70,7 @@ private:
 
   std::filesystem::path m_folder;
   std::string m_identity;
+  HeaderHash m_headerHash;
   std::uint64_t m_maxBytes;
   std::atomic<std::size_t> m_hits{0};
   std::atomic<std::size_t> m_stored{0};

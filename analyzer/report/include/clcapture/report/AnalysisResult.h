@@ -127,6 +127,10 @@ struct InstantiationResult {
   std::optional<std::size_t> sameAs;
   /// Set when `verified` comes from the parametric proof of launches that differ only in these values.
   std::optional<ParametricProof> parametric;
+  /// The program's headers the compilation read, as the compiler named them (relative to the capture
+  /// folder unless absolute): not reported, but part of what the result depends on (the verdict cache
+  /// checks their contents before reusing it).
+  std::vector<std::string> headersRead;
 };
 
 /// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
