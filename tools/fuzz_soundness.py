@@ -1,0 +1,447 @@
+#!/usr/bin/python3
+"""Differential soundness fuzzer: clcapture-verify's verdicts against Oclgrind's race detector.
+
+usage: tools/fuzz_soundness.py [--seed S] [--batches B | --seconds T] [--batch-size N] [--out DIR]
+                               [--check] [--no-reduce] [--reduce-seconds R] [--clcapture P] [--verify P]
+                               [--host P]
+Per batch (seed S, S+1, …; N kernels each, so that process start-up is paid once a batch):
+  1. tests/fuzz/soundness/kernel_generator.py writes N kernels and a launch manifest;
+  2. fuzz_host runs every launch on PoCL under `clcapture` (a launch that crashes or hangs the driver is
+     noted, and the host resumes after it, into a new capture folder);
+  3. `clcapture-verify --no-cache --format=json` verifies every capture folder, while
+  4. fuzz_host runs the same manifest on Oclgrind's ICD with its race detector (OCLGRIND_DATA_RACES=1;
+     each message names its kernel: "Kernel: NAME");
+  5. each launch is compared:
+       verified, and Oclgrind reports a data race or work-group divergence  -> UNSOUND: the kernel (as
+         captured, headers inlined) is reduced with C-Reduce (interesting: still verified and still a
+         race or divergence under Oclgrind) and written with its launch to DIR/unsound/NAME/;
+       defects on a kernel race-free by construction ("racefree"/"benign")  -> FALSE ALARM, written to
+         DIR/false-alarms/NAME/ (explained when tests/fuzz/soundness/known_false_alarms.json names it);
+       anything else (unknown, error, defects on other kernels) is counted.
+Prints a summary and writes DIR/summary.json. Deterministic for a seed (the kernels, the launches, the
+verdicts; not the seconds). --check (the CTest): exit 1 on an unsound verdict, an unexplained false alarm,
+a batch with fewer launches than asked, a grammar kernel that does not build, or a launch that ran without
+a verdict. Internal mode for C-Reduce: --interesting LAUNCH.json KERNEL.cl.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOUNDNESS = os.path.join(ROOT, "tests", "fuzz", "soundness")
+sys.path.insert(0, SOUNDNESS)
+import kernel_generator  # noqa: E402
+import launch_manifest  # noqa: E402
+
+POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
+OCLGRIND_ICD = os.environ.get("CLCAPTURE_OCLGRIND_ICD", "/usr/lib/oclgrind/liboclgrind-rt-icd.so")
+HOST_TIMEOUT = 600  # seconds for one host run (a launch that hangs is skipped after it)
+VERIFY_TIMEOUT = 60  # clcapture-verify --timeout per instantiation
+KNOWN_FALSE_ALARMS = os.path.join(SOUNDNESS, "known_false_alarms.json")
+ORACLE_MESSAGE = re.compile(r"^(Read-write data race|Write-write data race|Work-group divergence detected)", re.M)
+
+
+# ---- running the host
+
+
+def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
+    """Runs the host over every launch, resuming after one that kills or hangs it.
+
+    command(first, run_index) gives the argv of one host run starting at launch `first`.
+    Returns {ran: set of kernels that finished, lost: {kernel: why}, not_built: {kernel: message},
+    stderr: all stderr text, runs: number of host runs}."""
+    names = [l["kernel"] for l in manifest_launches]
+    ran, lost, not_built, stderr_all = set(), {}, {}, []
+    first, runs = 0, 0
+    while first < len(names):
+        argv = command(first, runs)
+        runs += 1
+        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+            try:
+                p = subprocess.run(argv, env=env, stdout=out, stderr=err, timeout=timeout)
+                code, why = p.returncode, None
+            except subprocess.TimeoutExpired:
+                code, why = None, f"hung (more than {timeout} s)"
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read(), err.read()
+        stderr_all.append(stderr)
+        started = None
+        for line in stdout.splitlines():
+            if line.startswith("start "):
+                started = line[6:]
+            elif line.startswith("done "):
+                ran.add(line[5:])
+                started = None
+        for m in re.finditer(r"^fuzz_host: (\w+): (clBuildProgram failed|clCreateKernel failed)[^\n]*\n?((?:(?!fuzz_host: )[^\n]*\n){0,6})", stderr, re.M):
+            not_built[m.group(1)] = (m.group(2) + "\n" + m.group(3)).strip()
+        if code in (0, 3):
+            break
+        if started is None:
+            # Died outside a launch (start-up, or building): nothing to resume after.
+            lost.update({n: f"the host exited {code} before it" for n in names[first:] if n not in ran and n not in not_built})
+            break
+        lost[started] = why or f"the driver crashed (exit {code}, signal {-code if code < 0 else code - 128})"
+        first = names.index(started) + 1
+    return {"ran": ran, "lost": lost, "not_built": not_built, "stderr": "".join(stderr_all), "runs": runs}
+
+
+def capture_on_pocl(tools, manifest_path, manifest, folder):
+    """Captures every launch on PoCL; returns run_host's record with "captures" (the capture folders)."""
+    env = dict(os.environ, OCL_ICD_VENDORS=POCL_ICD)
+    folders = []
+
+    def command(first, index):
+        cap = os.path.join(folder, f"capture-{index}")
+        shutil.rmtree(cap, ignore_errors=True)
+        folders.append(cap)
+        return [tools.clcapture, "--dir", cap, "--icd", POCL_ICD, "--store", "off", "--call-sites", "off",
+                "--log", "error", "--", tools.host, manifest_path, "--first", str(first)]
+
+    record = run_host(command, env, manifest["launches"])
+    record["captures"] = [f for f in folders if os.path.exists(os.path.join(f, "captures.json"))]
+    return record
+
+
+def oclgrind_env():
+    return dict(os.environ, OCL_ICD_VENDORS=OCLGRIND_ICD, OCLGRIND_DATA_RACES="1",
+                OCLGRIND_MAX_ERRORS="100000000")
+
+
+def oclgrind_messages(stderr):
+    """{kernel: set of "race" | "divergence"} from Oclgrind's messages."""
+    seen = {}
+    starts = [m.start() for m in ORACLE_MESSAGE.finditer(stderr)] + [len(stderr)]
+    for a, b in zip(starts, starts[1:]):
+        block = stderr[a:b]
+        m = re.search(r"^\s*Kernel:\s+(\w+)", block, re.M)
+        if not m:
+            continue
+        seen.setdefault(m.group(1), set()).add("divergence" if block.startswith("Work-group") else "race")
+    return seen
+
+
+# ---- verifying
+
+
+def verify(tools, captures, folder, jobs):
+    """{kernel: result record} from clcapture-verify's JSON report of every capture folder."""
+    results = {}
+    for i, cap in enumerate(captures):
+        report = os.path.join(folder, f"verify-{i}.json")
+        subprocess.run([tools.verify, "--no-cache", "--format=json", f"--timeout={VERIFY_TIMEOUT}", f"-j{jobs}",
+                        f"--output={report}", cap], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            with open(report, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        for r in data["results"]:
+            r["capture"] = cap
+            results[r["entry_point"]] = r
+    return results
+
+
+# ---- one batch
+
+
+def classify(launch, verdict, oracle, known):
+    """The outcome of one launch: unsound | false-alarm | known-false-alarm | expectation-broken | counted."""
+    seen = oracle or set()
+    if verdict == "verified" and seen:
+        return "unsound"
+    if verdict == "defects" and launch["expectation"] in ("racefree", "benign"):
+        if "race" in seen or "divergence" in seen:
+            return "expectation-broken"  # Oclgrind sees it too: the generator's construction is wrong
+        for k in known:
+            if re.search(k["pattern"], json.dumps(launch, sort_keys=True)):
+                return "known-false-alarm"
+        return "false-alarm"
+    return "counted"
+
+
+def finding_lines(result):
+    return [f"{f['severity']}: {f['message']}" for f in result.get("findings", [])]
+
+
+def one_launch_manifest(launch, source_name):
+    record = dict(launch)
+    record["source"] = source_name
+    record.pop("headers", None)
+    # The captured source has its headers inlined: the -I option is not needed any more.
+    record["build_options"] = re.sub(r"-I\s*\S+", "", record.get("build_options", "")).strip()
+    return {"format": launch_manifest.FORMAT, "version": 1, "seed": None, "launches": [record]}
+
+
+def captured_source(result):
+    with open(os.path.join(result["capture"], result["kernel_file"]), encoding="utf-8") as f:
+        return f.read()
+
+
+def write_case(folder, launch, result, oracle_text, tools, reduce_seconds, reduce):
+    """A reproducer folder: kernel.cl (reduced when asked), original.cl, launch.json, verify.json,
+    oclgrind.txt, and how to run it again."""
+    os.makedirs(folder, exist_ok=True)
+    source = captured_source(result)
+    with open(os.path.join(folder, "original.cl"), "w", encoding="utf-8") as f:
+        f.write(source)
+    with open(os.path.join(folder, "kernel.cl"), "w", encoding="utf-8") as f:
+        f.write(source)
+    with open(os.path.join(folder, "launch.json"), "w", encoding="utf-8") as f:
+        json.dump(one_launch_manifest(launch, "kernel.cl"), f, indent=1)
+    with open(os.path.join(folder, "verify.json"), "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1)
+    with open(os.path.join(folder, "oclgrind.txt"), "w", encoding="utf-8") as f:
+        f.write(oracle_text)
+    reduced = None
+    if reduce:
+        reduced = reduce_case(folder, tools, reduce_seconds)
+    with open(os.path.join(folder, "README"), "w", encoding="utf-8") as f:
+        f.write(f"kernel {launch['kernel']}: clcapture-verify says {result['verdict']}; see verify.json and oclgrind.txt\n"
+                f"run again:  OCL_ICD_VENDORS={POCL_ICD} {tools.clcapture} --dir cap --icd {POCL_ICD} -- "
+                f"{tools.host} launch.json && {tools.verify} --no-cache cap\n"
+                f"oracle:     OCL_ICD_VENDORS={OCLGRIND_ICD} OCLGRIND_DATA_RACES=1 {tools.host} launch.json\n"
+                f"kernel.cl is {'reduced by C-Reduce' if reduced else 'the captured source (not reduced)'}\n")
+    return reduced
+
+
+def reduce_case(folder, tools, seconds):
+    """C-Reduce kernel.cl in place: interesting while clcapture-verify says verified and Oclgrind still
+    reports a race or divergence. Returns whether C-Reduce ran."""
+    creduce = shutil.which("creduce")
+    if not creduce:
+        return False
+    test = os.path.join(folder, "interesting.sh")
+    with open(test, "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\n"
+                f"exec /usr/bin/python3 {os.path.abspath(__file__)} --interesting {os.path.join(os.path.abspath(folder), 'launch.json')} "
+                f"kernel.cl --clcapture {tools.clcapture} --verify {tools.verify} --host {tools.host}\n")
+    os.chmod(test, 0o755)
+    work = tempfile.mkdtemp(prefix="creduce-")
+    try:
+        shutil.copy(os.path.join(folder, "kernel.cl"), os.path.join(work, "kernel.cl"))
+        try:
+            subprocess.run(["timeout", str(seconds), creduce, "--n", "2", "--not-c", test, "kernel.cl"], cwd=work,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=seconds + 60)
+        except subprocess.TimeoutExpired:
+            pass
+        # C-Reduce keeps the smallest interesting file in place, even when stopped.
+        if interesting(os.path.join(folder, "launch.json"), os.path.join(work, "kernel.cl"), tools):
+            shutil.copy(os.path.join(work, "kernel.cl"), os.path.join(folder, "kernel.cl"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return True
+
+
+def interesting(launch_json, kernel_path, tools):
+    """True when the kernel is still verified and Oclgrind still reports a race or divergence on it."""
+    manifest = launch_manifest.read(launch_json)
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(kernel_path, os.path.join(d, "kernel.cl"))
+        path = os.path.join(d, "launch.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(manifest, f)
+        name = manifest["launches"][0]["kernel"]
+        grind = run_host(lambda first, i: [tools.host, path], oclgrind_env(), manifest["launches"], timeout=120)
+        if not oclgrind_messages(grind["stderr"]).get(name):
+            return False
+        record = capture_on_pocl(tools, path, manifest, d)
+        results = verify(tools, record["captures"], d, 1)
+        return name in results and results[name]["verdict"] == "verified"
+
+
+def run_batch(seed, size, out, tools, args, known):
+    started = time.monotonic()
+    folder = os.path.join(out, f"batch-{seed}")
+    shutil.rmtree(folder, ignore_errors=True)
+    launches = kernel_generator.generate(seed, size)
+    manifest_path = launch_manifest.write(folder, seed, launches)
+    manifest = launch_manifest.read(manifest_path)
+    capture = capture_on_pocl(tools, manifest_path, manifest, folder)
+    # Oclgrind is single-threaded: it runs beside the verifier.
+    with tempfile.TemporaryDirectory() as scratch:
+        grind_result = {}
+
+        def grind():
+            grind_result.update(run_host(lambda first, i: [tools.host, manifest_path, "--first", str(first)],
+                                         oclgrind_env(), manifest["launches"]))
+        import threading
+        thread = threading.Thread(target=grind)
+        thread.start()
+        results = verify(tools, capture["captures"], folder, args.jobs)
+        thread.join()
+    with open(os.path.join(folder, "oclgrind.txt"), "w", encoding="utf-8") as f:
+        f.write(grind_result["stderr"])
+    seen = oclgrind_messages(grind_result["stderr"])
+    rows = []
+    for launch in manifest["launches"]:
+        name = launch["kernel"]
+        result = results.get(name)
+        verdict = result["verdict"] if result else None
+        if name in grind_result["ran"]:
+            oracle = sorted(seen.get(name, ())) or ["clean"]
+        else:
+            oracle = ["not-run"]
+        outcome = classify(launch, verdict, set(seen.get(name, ())) if name in grind_result["ran"] else set(), known)
+        row = {"kernel": name, "strategy": launch["strategy"], "expectation": launch["expectation"],
+               "verdict": verdict, "oracle": oracle, "outcome": outcome,
+               "on_pocl": "ran" if name in capture["ran"] else "not built" if name in capture["not_built"]
+               else capture["lost"].get(name, "not run")}
+        if launch.get("origin"):
+            row["origin"] = launch["origin"]
+            row["mutations"] = launch["mutations"]
+        if result and result.get("reason"):
+            row["reason"] = result["reason"]
+        if outcome in ("unsound", "false-alarm", "expectation-broken"):
+            kind = {"unsound": "unsound", "false-alarm": "false-alarms", "expectation-broken": "expectation-broken"}[outcome]
+            case = os.path.join(out, kind, name)
+            text = "\n".join(b for b in re.split(r"\n(?=\S)", grind_result["stderr"]) if f"Kernel: {name}" in b
+                             or re.search(rf"Kernel:\s+{name}\b", b))
+            row["reproducer"] = case
+            row["findings"] = finding_lines(result)
+            write_case(case, launch, result, text, tools, args.reduce_seconds, outcome == "unsound" and not args.no_reduce)
+        rows.append(row)
+    return {"seed": seed, "launches": len(manifest["launches"]), "rows": rows,
+            "not_built": capture["not_built"], "lost_on_pocl": capture["lost"],
+            "lost_on_oclgrind": grind_result["lost"], "seconds": round(time.monotonic() - started, 1)}
+
+
+def summarise(batches, seconds):
+    rows = [r for b in batches for r in b["rows"]]
+    count = lambda key: {v: sum(1 for r in rows if r[key] == v) for v in sorted({str(r[key]) for r in rows}, key=str)}
+    verdicts = {}
+    for r in rows:
+        verdicts[str(r["verdict"])] = verdicts.get(str(r["verdict"]), 0) + 1
+    by_expectation = {}
+    for r in rows:
+        e = by_expectation.setdefault(r["expectation"], {})
+        e[str(r["verdict"])] = e.get(str(r["verdict"]), 0) + 1
+    oracle = {}
+    for r in rows:
+        key = "+".join(r["oracle"])
+        oracle[key] = oracle.get(key, 0) + 1
+    agree = sum(1 for r in rows if r["verdict"] == "defects" and set(r["oracle"]) & {"race", "divergence"})
+    verified_clean = sum(1 for r in rows if r["verdict"] == "verified" and r["oracle"] == ["clean"])
+    pick = lambda outcome: [{k: r[k] for k in ("kernel", "strategy", "origin", "mutations", "verdict", "oracle",
+                                                "findings", "reproducer", "reason") if k in r}
+                            for r in rows if r["outcome"] == outcome]
+    return {"seeds": [b["seed"] for b in batches], "launches": len(rows),
+            "verdicts": verdicts, "verdicts_by_expectation": by_expectation, "oracle": oracle,
+            "defects_confirmed_by_oclgrind": agree, "verified_and_oclgrind_clean": verified_clean,
+            "unsound": pick("unsound"), "false_alarms": pick("false-alarm"),
+            "known_false_alarms": pick("known-false-alarm"), "expectation_broken": pick("expectation-broken"),
+            "not_built": {k: v.splitlines()[0] for b in batches for k, v in b["not_built"].items()},
+            "lost_on_pocl": {k: v for b in batches for k, v in b["lost_on_pocl"].items()},
+            "lost_on_oclgrind": {k: v for b in batches for k, v in b["lost_on_oclgrind"].items()},
+            "strategies": {s: sum(1 for r in rows if r["strategy"] == s) for s in ("grammar", "mutation")},
+            "seconds": round(seconds, 1),
+            "seconds_per_launch": round(seconds / len(rows), 3) if rows else None}
+
+
+def check(summary, batches, size):
+    """--check: the failures of a fixed-seed run (an empty list when it passes)."""
+    failures = []
+    for b in batches:
+        if b["launches"] != size:
+            failures.append(f"batch {b['seed']}: {b['launches']} launches generated, {size} asked")
+        for r in b["rows"]:
+            if r["strategy"] == "grammar" and r["on_pocl"] == "not built":
+                failures.append(f"{r['kernel']}: a grammar kernel that PoCL does not build: {b['not_built'][r['kernel']]}")
+            if r["on_pocl"] != "not built" and r["verdict"] is None:
+                failures.append(f"{r['kernel']}: launched on PoCL ({r['on_pocl']}) but no verdict")
+    for u in summary["unsound"]:
+        failures.append(f"{u['kernel']}: UNSOUND: verified, Oclgrind reports {'+'.join(u['oracle'])} ({u['reproducer']})")
+    for f in summary["false_alarms"]:
+        failures.append(f"{f['kernel']}: false alarm: {'; '.join(f['findings'])} ({f['reproducer']})")
+    for f in summary["expectation_broken"]:
+        failures.append(f"{f['kernel']}: race-free by construction, yet Oclgrind reports {'+'.join(f['oracle'])} ({f['reproducer']})")
+    if summary["verdicts"].get("verified", 0) == 0 or summary["verdicts"].get("defects", 0) == 0:
+        failures.append(f"verdicts {summary['verdicts']}: a batch needs both verified and defects launches")
+    return failures
+
+
+def print_summary(s):
+    print(f"soundness fuzzer: {s['launches']} launches (seeds {s['seeds'][0]}..{s['seeds'][-1]}; "
+          f"{s['strategies']['grammar']} grammar, {s['strategies']['mutation']} corpus mutations) in {s['seconds']} s "
+          f"({s['seconds_per_launch']} s a launch)")
+    print(f"  verdicts: {json.dumps(s['verdicts'], sort_keys=True)}")
+    print(f"  by expectation: {json.dumps(s['verdicts_by_expectation'], sort_keys=True)}")
+    print(f"  Oclgrind: {json.dumps(s['oracle'], sort_keys=True)}; defects Oclgrind confirms: "
+          f"{s['defects_confirmed_by_oclgrind']}; verified and Oclgrind clean: {s['verified_and_oclgrind_clean']}")
+    print(f"  not built: {len(s['not_built'])}, lost on PoCL: {len(s['lost_on_pocl'])}, "
+          f"lost on Oclgrind: {len(s['lost_on_oclgrind'])}")
+    for key, label in (("unsound", "UNSOUND"), ("false_alarms", "FALSE ALARM"),
+                       ("expectation_broken", "EXPECTATION BROKEN"), ("known_false_alarms", "known false alarm")):
+        for u in s[key]:
+            print(f"  {label}: {u['kernel']} ({u.get('origin', u['strategy'])}"
+                  f"{' ' + '+'.join(u['mutations']) if u.get('mutations') else ''}): verdict {u['verdict']}, "
+                  f"Oclgrind {'+'.join(u['oracle'])} -> {u.get('reproducer', '')}")
+
+
+class Tools:
+    def __init__(self, args):
+        build = os.environ.get("CLCAPTURE_BUILD_DIR", os.path.join(ROOT, "build"))
+        self.clcapture = os.path.abspath(args.clcapture or os.path.join(build, "bin", "clcapture"))
+        self.verify = os.path.abspath(args.verify or os.path.join(build, "bin", "clcapture-verify"))
+        self.host = os.path.abspath(args.host or os.path.join(build, "tests", "fuzz", "soundness", "fuzz_host"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batches", type=int)
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--batch-size", type=int, default=50)
+    parser.add_argument("--out", default="soundness-fuzz")
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--no-reduce", action="store_true")
+    parser.add_argument("--reduce-seconds", type=int, default=900)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--clcapture")
+    parser.add_argument("--verify")
+    parser.add_argument("--host")
+    parser.add_argument("--interesting", nargs=2, metavar=("LAUNCH_JSON", "KERNEL"))
+    args = parser.parse_args()
+    tools = Tools(args)
+    if args.interesting:
+        return 0 if interesting(args.interesting[0], args.interesting[1], tools) else 1
+    for program in (tools.clcapture, tools.verify, tools.host):
+        if not os.access(program, os.X_OK):
+            raise SystemExit(f"fuzz_soundness: {program} is missing (build it: cmake --build build)")
+    with open(KNOWN_FALSE_ALARMS, encoding="utf-8") as f:
+        known = json.load(f)["known"]
+    os.makedirs(args.out, exist_ok=True)
+    started = time.monotonic()
+    batches = []
+    seed = args.seed
+    while True:
+        if args.batches is not None and len(batches) >= args.batches:
+            break
+        if args.batches is None and time.monotonic() - started >= (args.seconds or 600):
+            break
+        batch = run_batch(seed, args.batch_size, os.path.abspath(args.out), tools, args, known)
+        batches.append(batch)
+        print(f"batch {seed}: {batch['launches']} launches in {batch['seconds']} s; "
+              f"{sum(1 for r in batch['rows'] if r['outcome'] == 'unsound')} unsound, "
+              f"{sum(1 for r in batch['rows'] if r['outcome'] == 'false-alarm')} false alarms", flush=True)
+        seed += 1
+    summary = summarise(batches, time.monotonic() - started)
+    with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump({"summary": summary, "batches": batches}, f, indent=1)
+    print_summary(summary)
+    if args.check:
+        failures = check(summary, batches, args.batch_size)
+        for failure in failures:
+            print("FAIL: " + failure)
+        return 1 if failures else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
