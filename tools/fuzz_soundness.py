@@ -174,6 +174,7 @@ def one_launch_manifest(launch, source_name):
     record = dict(launch)
     record["source"] = source_name
     record.pop("headers", None)
+    record.pop("oracle_source", None)
     # The captured source has its headers inlined: the -I option is not needed any more.
     record["build_options"] = re.sub(r"-I\s*\S+", "", record.get("build_options", "")).strip()
     return {"format": launch_manifest.FORMAT, "version": 1, "seed": None, "launches": [record]}
@@ -206,7 +207,8 @@ def write_case(folder, launch, result, oracle_text, tools, reduce_seconds, reduc
         f.write(f"kernel {launch['kernel']}: clcapture-verify says {result['verdict']}; see verify.json and oclgrind.txt\n"
                 f"run again:  OCL_ICD_VENDORS={POCL_ICD} {tools.clcapture} --dir cap --icd {POCL_ICD} -- "
                 f"{tools.host} launch.json && {tools.verify} --no-cache cap\n"
-                f"oracle:     OCL_ICD_VENDORS={OCLGRIND_ICD} OCLGRIND_DATA_RACES=1 {tools.host} launch.json\n"
+                f"oracle:     OCL_ICD_VENDORS={OCLGRIND_ICD} OCLGRIND_DATA_RACES=1 {tools.host} launch.json "
+                f"(inline helpers made static first: launch_manifest.oracle_text)\n"
                 f"kernel.cl is {'reduced by C-Reduce' if reduced else 'the captured source (not reduced)'}\n")
     return reduced
 
@@ -244,11 +246,19 @@ def interesting(launch_json, kernel_path, tools):
     manifest = launch_manifest.read(launch_json)
     with tempfile.TemporaryDirectory() as d:
         shutil.copy(kernel_path, os.path.join(d, "kernel.cl"))
+        with open(kernel_path, encoding="utf-8") as f:
+            oracle = launch_manifest.oracle_text(f.read())
+        manifest["launches"][0].pop("oracle_source", None)
+        if oracle is not None:
+            with open(os.path.join(d, "kernel.oracle.cl"), "w", encoding="utf-8") as f:
+                f.write(oracle)
+            manifest["launches"][0]["oracle_source"] = "kernel.oracle.cl"
         path = os.path.join(d, "launch.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(manifest, f)
         name = manifest["launches"][0]["kernel"]
-        grind = run_host(lambda first, i: [tools.host, path], oclgrind_env(), manifest["launches"], timeout=120)
+        grind = run_host(lambda first, i: [tools.host, path, "--source-key", "oracle_source"], oclgrind_env(),
+                         manifest["launches"], timeout=120)
         if not oclgrind_messages(grind["stderr"]).get(name):
             return False
         record = capture_on_pocl(tools, path, manifest, d)
@@ -269,7 +279,8 @@ def run_batch(seed, size, out, tools, args, known):
         grind_result = {}
 
         def grind():
-            grind_result.update(run_host(lambda first, i: [tools.host, manifest_path, "--first", str(first)],
+            grind_result.update(run_host(lambda first, i: [tools.host, manifest_path, "--first", str(first),
+                                                           "--source-key", "oracle_source"],
                                          oclgrind_env(), manifest["launches"]))
         import threading
         thread = threading.Thread(target=grind)

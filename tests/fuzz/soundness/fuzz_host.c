@@ -6,9 +6,11 @@
  * once and waits for it (clFinish). Run bare on any OpenCL driver (PoCL, Oclgrind's ICD), or under
  * `clcapture`, which records each launch as it happens.
  *
- * usage: fuzz_host MANIFEST.json [--first I] [--only NAME]
- *   --first I    skip the launches before position I (the driver resumes after a launch that crashed)
- *   --only NAME  run only the launch of kernel NAME (C-Reduce's interestingness test)
+ * usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]
+ *   --first I         skip the launches before position I (the driver resumes after a launch that crashed)
+ *   --only NAME       run only the launch of kernel NAME
+ *   --source-key KEY  build each launch from its KEY file when it has one ("oracle_source": the kernel as
+ *                     Oclgrind runs it), else from "source"
  *
  * stdout: "start NAME" before and "done NAME" after each launch (flushed), so that a driver whose host
  * died knows which launch it died in. A launch that cannot be built or set up is reported on stderr
@@ -262,6 +264,7 @@ static unsigned char *initialContents(const Json *arg, size_t bytes) {
 /* ---- one launch */
 
 typedef struct {
+  const char *sourceKey; /* the launch's key naming its source file, "source" unless --source-key */
   cl_context context;
   cl_device_id device;
   cl_command_queue queue;
@@ -289,7 +292,7 @@ static int dims(const Json *launch, const char *key, size_t out[3]) {
 /* Runs one launch; returns 1 when it ran, 0 when it could not be set up (reported). */
 static int runLaunch(const Runtime *rt, const Json *launch) {
   const char *kernelName = stringMember(launch, "kernel", NULL);
-  const char *sourcePath = stringMember(launch, "source", NULL);
+  const char *sourcePath = stringMember(launch, rt->sourceKey, stringMember(launch, "source", NULL));
   if (!kernelName || !sourcePath) {
     report("?", "a launch without \"kernel\" or \"source\"");
     return 0;
@@ -421,20 +424,22 @@ done:
 }
 
 int main(int argc, char **argv) {
-  const char *manifestPath = NULL, *only = NULL;
+  const char *manifestPath = NULL, *only = NULL, *sourceKey = "source";
   size_t first = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--first") && i + 1 < argc)
       first = (size_t)strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
+    else if (!strcmp(argv[i], "--source-key") && i + 1 < argc)
+      sourceKey = argv[++i];
     else if (!manifestPath && argv[i][0] != '-')
       manifestPath = argv[i];
     else
-      die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME]");
+      die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]");
   }
   if (!manifestPath)
-    die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME]");
+    die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]");
   char *text = readFile(manifestPath, NULL);
   if (!text)
     die("cannot read %s", manifestPath);
@@ -456,6 +461,7 @@ int main(int argc, char **argv) {
 
   Runtime rt = {0};
   rt.folder = folder;
+  rt.sourceKey = sourceKey;
   cl_platform_id platform;
   cl_uint platforms = 0;
   if (clGetPlatformIDs(1, &platform, &platforms) != CL_SUCCESS || platforms == 0)

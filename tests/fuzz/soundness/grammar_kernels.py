@@ -143,9 +143,10 @@ class KernelBuilder:
         return f"barrier({fence});"
 
     def emit(self, lines):
-        """A phase's lines, either in the kernel or wrapped in a helper that takes every parameter."""
+        """A phase's lines (in a block of their own), either in the kernel or wrapped in a helper that
+        takes every parameter."""
         if self.rng.random() >= 0.3:
-            self.lines.extend(lines)
+            self.lines.extend(["{"] + ["  " + line for line in lines] + ["}"])
             return
         self.helper_count += 1
         helper = f"phase_{self.name}_{self.helper_count}"

@@ -11,6 +11,7 @@
                         | {"kind": "local", "bytes": N} | {"kind": "scalar", "bytes": N, "value": HEX}],
                "expectation": "racefree" | "benign" | "unknown-expectation",
                "strategy": "grammar" | "mutation",
+               "oracle_source": "kernels/NAME.oracle.cl",  the same kernel for Oclgrind (see oracle_text)
                "features": [...],                what the kernel exercises (docs/soundness-fuzzer.md)
                "origin": ..., "mutations": [...]}]}   (mutations of corpus kernels)
 HEX strings are bytes in memory order (little-endian for numbers). `expectation`: "racefree" when the
@@ -20,6 +21,7 @@ kernel is race-free and divergence-free by construction (a `defects` verdict on 
 """
 import json
 import os
+import re
 import struct
 
 FORMAT = "clcapture-soundness-manifest"
@@ -88,6 +90,23 @@ class Launch:
         return r
 
 
+# A helper's inline spelling at the start of its definition (INLINE and HELPER: the macros the generator
+# and the corpus spell them through).
+INLINE_PREFIX = re.compile(r"^(?:/\*\s*extern inline\s*\*/\s*)?(?:static\s+inline|extern\s+__inline__|extern\s+inline|"
+                           r"__inline__|__inline|inline|INLINE|HELPER)\s+(?=[\w\s*]+\()", re.M)
+INCLUDE = re.compile(r'^#include "([^"]+)"\n', re.M)
+
+
+def oracle_text(text, headers=None):
+    """The kernel as Oclgrind runs it: included headers inlined and every inline helper made `static`.
+    Oclgrind compiles without optimisation, where C99 gives a plain `inline` function no body outside its
+    translation unit ("Undefined external function"); PoCL inlines it, and every spelling's body is what
+    a driver runs, so `static` runs the same code. None when nothing changes."""
+    out = INCLUDE.sub(lambda m: (headers or {}).get(m.group(1), m.group(0)), text)
+    out = INLINE_PREFIX.sub("static ", out)
+    return out if out != text else None
+
+
 def include_option(folder):
     """The -I option that finds the headers of launches written into `folder`."""
     return "-I " + os.path.join(os.path.abspath(folder), "kernels")
@@ -105,7 +124,14 @@ def write(folder, seed, launches):
                 f.write(text)
         if launch.headers:
             launch.build_options = (launch.build_options + " " + include_option(folder)).strip()
-        records.append(launch.record())
+        record = launch.record()
+        headers = {os.path.basename(h): launch.files[h] for h in launch.headers}
+        oracle = oracle_text(launch.files[launch.source], headers)
+        if oracle is not None:
+            record["oracle_source"] = f"kernels/{launch.kernel}.oracle.cl"
+            with open(os.path.join(folder, record["oracle_source"]), "w", encoding="utf-8") as f:
+                f.write(oracle)
+        records.append(record)
     names = [r["kernel"] for r in records]
     assert len(set(names)) == len(names), "kernel names must be unique in a manifest"
     path = os.path.join(folder, "manifest.json")
