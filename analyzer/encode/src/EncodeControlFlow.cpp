@@ -5,6 +5,9 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 
+#include <set>
+#include <vector>
+
 namespace clcapture::encode {
 
 using model::BuiltinKind;
@@ -264,6 +267,29 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
   return {};
 }
 
+bool ThreadEncoder::reachedWhenever(const llvm::BasicBlock &dominator, const llvm::BasicBlock &block) const {
+  const llvm::Loop *loop = m_loops.getLoopFor(&block);
+  if (m_loops.getLoopFor(&dominator) != loop)
+    return false;
+  std::vector<const llvm::BasicBlock *> work{&dominator};
+  std::set<const llvm::BasicBlock *> seen{&dominator};
+  while (!work.empty()) {
+    const llvm::BasicBlock *at = work.back();
+    work.pop_back();
+    if (llvm::succ_empty(at))
+      return false; // a return or unreachable before `block`
+    for (const llvm::BasicBlock *next : llvm::successors(at)) {
+      if (next == &block)
+        continue;
+      if (loop && (!loop->contains(next) || next == loop->getHeader()))
+        return false; // leaves the iteration first
+      if (seen.insert(next).second)
+        work.push_back(next);
+    }
+  }
+  return true;
+}
+
 format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
   Exactness how;
   cvc5::Term reach = m_tf.boolean(&block == &m_s.kernel.getEntryBlock());
@@ -306,6 +332,15 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
     }
     reach = m_tf.lor(reach, e);
   }
+  // A join that every path from its dominator reaches (the code after `if (atomic_cmpxchg(…) == 0) {…}`)
+  // is reached exactly when the dominator is: the branches' conditions, exact or not, do not decide it.
+  if (!header)
+    if (const llvm::DomTreeNode *node = m_dom.getNode(&block); node && node->getIDom())
+      if (const llvm::BasicBlock *dominator = node->getIDom()->getBlock();
+          m_reach.count(dominator) && reachedWhenever(*dominator, block)) {
+        reach = m_reach[dominator];
+        how = m_reachHow[dominator];
+      }
   if (header) {
     m_loopEntry[loop] = reach;
     // This iteration is a real one: k ≤ the number of times the back edge is taken. When that number is
@@ -400,9 +435,17 @@ format::Status ThreadEncoder::visitPHINode(llvm::PHINode &phi) {
     }
     std::optional<SymValue> v;
     if (leavesLoop) {
-      // The value at the loop's last iteration, when ScalarEvolution knows it; otherwise unknown.
-      if (!in->getType()->isIntegerTy(1) && in->getType()->isIntegerTy())
-        v = fromScev(m_scev.getSCEVAtScope(in, m_loops.getLoopFor(phi.getParent())));
+      // The value at the loop's last iteration, when ScalarEvolution knows it; otherwise unknown. What it
+      // knows must not vary within the loops left: an expression of their iteration or a value computed
+      // in them (a load) would be taken at the encoded iteration, an arbitrary one, not the last.
+      if (!in->getType()->isIntegerTy(1) && in->getType()->isIntegerTy()) {
+        const llvm::SCEV *atExit = m_scev.getSCEVAtScope(in, m_loops.getLoopFor(phi.getParent()));
+        bool lastIteration = true;
+        for (const llvm::Loop *l = fromLoop; l && !l->contains(phi.getParent()); l = l->getParentLoop())
+          lastIteration = lastIteration && m_scev.isLoopInvariant(atExit, l);
+        if (lastIteration)
+          v = fromScev(atExit);
+      }
       if (!v)
         v = freshValue(phi.getType(), "a value leaving the loop at " + placeOf(from->getTerminator()));
     } else {

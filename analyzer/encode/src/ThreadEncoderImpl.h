@@ -90,6 +90,10 @@ private:
   cvc5::Term edge(const llvm::BasicBlock *from, const llvm::BasicBlock *to, Exactness &how);
   bool isBackEdge(const llvm::BasicBlock *from, const llvm::BasicBlock *to) const;
   format::Status enterBlock(llvm::BasicBlock &block);
+  /// Whether every path from `dominator` reaches `block` within the same iteration of their loop (before
+  /// any back edge to its header, any exit from it, any return): then `block` is reached exactly when
+  /// `dominator` is, whatever the branches in between decide.
+  bool reachedWhenever(const llvm::BasicBlock &dominator, const llvm::BasicBlock &block) const;
   format::Status enterLoop(llvm::Loop &loop);
   /// A loop whose body holds barriers: checks what the shared-iteration encoding needs (see m_barrierLoops)
   /// and records the intervals an iteration spans; fails with the reason otherwise.

@@ -190,11 +190,12 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   // when optimising: at -O0 a call to OpenCV's `inline float3 sobel(…)` was a call to a function without a
   // body. Drivers optimise and inline it. -O1 emits every inline definition whatever the spelling (C99 or
   // GNU `extern inline`, through macros, with `extern inline` in a comment), so the inline semantics are
-  // the compiler's, not a guess; lifetime markers and type-based alias metadata, which -O1 adds, are off,
-  // so the IR is -O0's plus those bodies.
+  // the compiler's, not a guess; lifetime markers, type-based alias metadata and `llvm.loop.unroll.disable`
+  // on every loop (the specializer unrolls small loops), which -O1 adds, are off, so the IR is -O0's plus
+  // those bodies.
   for (const char *fixed :
        {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O1",
-        "-disable-llvm-passes", "-disable-lifetime-markers", "-relaxed-aliasing", "-ffp-contract=off",
+        "-disable-llvm-passes", "-disable-lifetime-markers", "-relaxed-aliasing", "-funroll-loops", "-ffp-contract=off",
         "-fno-caret-diagnostics", "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
