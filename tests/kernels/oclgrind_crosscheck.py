@@ -146,7 +146,8 @@ def oclgrind_races(path, sim):
         r = subprocess.run(["oclgrind-kernel", "--data-races", "--max-errors", "4", simfile], cwd=d,
                            capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr
-    if re.search(r"(Error|error) (parsing|loading|building)|Invalid|failed to", out) and "data race" not in out:
+    cannot_run = r"(Error|error) (parsing|loading|building)|Invalid|[Ff]ailed to|FATAL ERROR"
+    if re.search(cannot_run, out) and "data race" not in out:
         return None, out
     return bool(re.search(r"data race", out, re.I)), out
 

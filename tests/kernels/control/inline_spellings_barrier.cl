@@ -1,8 +1,8 @@
 //pass
 //--local_size=16 --global_size=64 --size out=256
-/* The fixed form of inline_spellings_barrier_race: sync() (an `extern __inline__` helper spelt through a
+/* The fixed form of inline_spellings_barrier_race: sync() (an `inline` helper spelt through a
    macro, its body compiled) separates the writes of tile from the neighbour's read. */
-#define HELPER extern __inline__
+#define HELPER inline
 HELPER void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 inline int left(int i, int n) { return (i + n - 1) % n; }
 static inline void put(local int *t, int i, int v) { t[i] = v; }
