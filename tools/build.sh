@@ -9,4 +9,7 @@ flags=()
 [ "${CI:-}" = "true" ] && flags+=(-DCLCAPTURE_WERROR=ON)
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 cmake -S "$root" -B "$build" -G Ninja "${flags[@]}" "$@" >/dev/null
-cmake --build "$build"
+# CLCAPTURE_BUILD_TARGETS="a b": only those targets (and what they need), as tools/main.sh asks; else all.
+targets=()
+for t in ${CLCAPTURE_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" "${targets[@]}"
