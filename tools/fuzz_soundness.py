@@ -58,7 +58,7 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
     stderr: all stderr text, runs: number of host runs}."""
     names = [l["kernel"] for l in manifest_launches]
     ran, lost, not_built, stderr_all = set(), {}, {}, []
-    first, runs = 0, 0
+    first, runs, retries = 0, 0, 2
     while first < len(names):
         argv = command(first, runs)
         runs += 1
@@ -72,19 +72,24 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
             err.seek(0)
             stdout, stderr = out.read(), err.read()
         stderr_all.append(stderr)
-        started = None
+        started = last_done = None  # the launch the host was in (building or running it), the last done
         for line in stdout.splitlines():
-            if line.startswith("start "):
+            if line.startswith(("build ", "start ")):
                 started = line[6:]
             elif line.startswith("done "):
                 ran.add(line[5:])
-                started = None
+                started, last_done = None, line[5:]
         for m in re.finditer(r"^fuzz_host: (\w+): (clBuildProgram failed|clCreateKernel failed)[^\n]*\n?((?:(?!fuzz_host: )[^\n]*\n){0,6})", stderr, re.M):
             not_built[m.group(1)] = (m.group(2) + "\n" + m.group(3)).strip()
         if code in (0, 3):
             break
+        if started is None and retries > 0:
+            # Died between launches (a library replaced by a rebuild under us): resume after the last one.
+            retries -= 1
+            first = names.index(last_done) + 1 if last_done else first
+            continue
         if started is None:
-            # Died outside a launch (start-up, or building): nothing to resume after.
+            # Died outside a launch: nothing to resume after.
             lost.update({n: f"the host exited {code} before it" for n in names[first:] if n not in ran and n not in not_built})
             break
         lost[started] = why or f"the driver crashed (exit {code}, signal {-code if code < 0 else code - 128})"

@@ -12,8 +12,8 @@
  *   --source-key KEY  build each launch from its KEY file when it has one ("oracle_source": the kernel as
  *                     Oclgrind runs it), else from "source"
  *
- * stdout: "start NAME" before and "done NAME" after each launch (flushed), so that a driver whose host
- * died knows which launch it died in. A launch that cannot be built or set up is reported on stderr
+ * stdout: "build NAME" before building, "start NAME" before enqueueing and "done NAME" after each launch
+ * (flushed), so that a driver whose host died knows which launch it died in. A launch that cannot be built or set up is reported on stderr
  * ("fuzz_host: NAME: ...") and skipped; the exit status is then 3 (0 when every launch ran).
  * Only the OpenCL loader is linked; the manifest's JSON is read by the small parser below.
  *
@@ -305,6 +305,8 @@ static int runLaunch(const Runtime *rt, const Json *launch) {
     report(kernelName, "cannot read %s", path);
     return 0;
   }
+  printf("build %s\n", kernelName);
+  fflush(stdout);
   cl_int err;
   const char *sources[] = {source};
   cl_program program = clCreateProgramWithSource(rt->context, 1, sources, &length, &err);
