@@ -173,6 +173,8 @@ class KernelBuilder:
     def prologue(self):
         if self.dims == 1 and not self.offset and self.rng.random() < 0.3:
             g = "get_group_id(0) * get_local_size(0) + get_local_id(0)"
+            # The global id only while every group has the enqueued size (uniform work-groups).
+            self.features.add("id-from-group-and-local-size")
         else:
             g = self.linear("get_global_id", "get_global_size")
         dims = range(self.dims)
