@@ -136,7 +136,8 @@ std::string resultToJson(const InstantiationResult &r) {
   }
   Json j = {{"entry_point", r.entryPoint},   {"kernel_file", r.kernelFile},
             {"verdict", toString(r.verdict)}, {"error_kind", toString(r.errorKind)},
-            {"reason", r.reason},             {"findings", std::move(findings)}};
+            {"reason", r.reason},             {"findings", std::move(findings)},
+            {"seconds", r.seconds}}; // what the analysis cost: sizes a parametric group's attempt
   return j.dump();
 }
 
@@ -155,6 +156,8 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       return std::nullopt;
     r.verdict = *verdict;
     r.errorKind = *errorKind;
+    if (j.contains("seconds") && j["seconds"].is_number())
+      r.seconds = j["seconds"].get<double>();
     for (const Json &jf : j.at("findings")) {
       Finding f;
       auto kind = parseEnum(jf.at("kind"), kFindingKinds);

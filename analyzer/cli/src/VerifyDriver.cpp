@@ -11,6 +11,8 @@
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
 #include "clcapture/verify/ParametricGroups.h"
+#include "clcapture/verify/ProgressReporter.h"
+#include "clcapture/verify/RunBudget.h"
 #include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
@@ -29,33 +31,31 @@ using report::InstantiationResult;
 
 namespace {
 
-/// Fewer distinct analyses than this finish too soon for a progress line to help.
-constexpr std::size_t kProgressMinimum = 4;
-
 fs::path captureDirOf(const fs::path &capturesPath) {
   fs::path dir = capturesPath.parent_path();
   return dir.empty() ? fs::path(".") : dir;
 }
 
-/// Analyses `inst` (with `facts`) as instantiation `index` of the capture.
+/// Analyses `inst` (with `facts`) as instantiation `index` of the capture, within `limitSeconds` (0: none).
 InstantiationResult analyzeInstantiation(const format::Capture &capture, std::size_t index,
                                          const format::Instantiation &inst, const format::LaunchFacts *facts,
-                                         pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
+                                         pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options,
+                                         double limitSeconds) {
   pipeline::AnalysisRequest request;
   request.index = index;
   request.instantiation = &inst;
   request.facts = facts;
   request.captureDir = captureDirOf(capture.capturesPath);
   request.kernelSourcePath = request.captureDir / inst.kernelFile;
-  request.options.timeoutSeconds = options.timeoutSeconds;
+  request.options.timeoutSeconds = limitSeconds;
   request.options.dumpIrDir = options.dumpIrDir;
   request.options.dumpSmt2Dir = options.dumpSmt2Dir;
   request.options.strict = options.strict;
 
   auto start = std::chrono::steady_clock::now();
-  if (options.timeoutSeconds > 0)
+  if (limitSeconds > 0)
     request.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   std::chrono::duration<double>(options.timeoutSeconds));
+                                   std::chrono::duration<double>(limitSeconds));
   InstantiationResult r;
   try {
     r = analyzer.analyze(request);
@@ -70,19 +70,15 @@ InstantiationResult analyzeInstantiation(const format::Capture &capture, std::si
     r.errorKind = report::ErrorKind::Other;
     r.reason = "internal error: unknown exception";
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // What the analysis cost; an analysis may state its own (a test's fake analysis: no clock in tests).
+  double measured = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.seconds = std::max(r.seconds, measured);
   r.index = request.index;
   r.entryPoint = inst.entryPoint;
   r.kernelFile = inst.kernelFile;
   r.sameAs.reset();
   report::finalizeResult(r, options.strict);
   return r;
-}
-
-InstantiationResult analyzeOne(const format::Capture &capture, std::size_t position,
-                               pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options) {
-  return analyzeInstantiation(capture, capture.captures.indices[position], capture.captures.instantiations[position],
-                              capture.factsFor(position), analyzer, options);
 }
 
 /// Runs `task(i)` for i in [0, count) on `jobs` threads.
@@ -126,46 +122,11 @@ InstantiationResult copyResult(const InstantiationResult &from, std::size_t inde
   return r;
 }
 
-class Progress {
-public:
-  Progress(std::ostream *stream, std::size_t total)
-      : m_stream(total >= kProgressMinimum ? stream : nullptr), m_total(total) {
-    show();
-  }
-  void done() {
-    if (!m_stream)
-      return;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    ++m_done;
-    showLocked();
-  }
-  void finish() {
-    if (!m_stream)
-      return;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    *m_stream << '\r' << std::string(m_width, ' ') << '\r' << std::flush;
-  }
-
-private:
-  void show() {
-    if (!m_stream)
-      return;
-    std::lock_guard<std::mutex> lock(m_mutex);
-    showLocked();
-  }
-  void showLocked() {
-    std::string line = "clcapture-verify: analysed " + std::to_string(m_done) + " of " +
-                       std::to_string(m_total) + " distinct instantiations";
-    m_width = std::max(m_width, line.size());
-    *m_stream << '\r' << line << std::flush;
-  }
-
-  std::ostream *m_stream;
-  std::size_t m_total;
-  std::size_t m_done = 0;
-  std::size_t m_width = 0;
-  std::mutex m_mutex;
-};
+/// A result that proves its launch for every value it was analysed with: `verified`, no finding (even a
+/// benign one is one launch's), no same-value race left undecided (a `verified` with a reason).
+bool cleanProof(const InstantiationResult &r) {
+  return r.verdict == report::Verdict::Verified && r.findings.empty() && r.reason.empty();
+}
 
 } // namespace
 
@@ -173,6 +134,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
                                                        const std::vector<std::size_t> &positions,
                                                        pipeline::InstantiationAnalyzer &analyzer,
                                                        const VerifyOptions &options, std::ostream *progress) {
+  RunBudget budget(options);
   // Identical instantiations: the first (lowest index) is analysed, the others copy its result.
   fs::path captureDir = captureDirOf(capture.capturesPath);
   // Hashes of data files outlive the run with the verdicts (not for an archive: its folder is temporary).
@@ -193,6 +155,10 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
     else
       copyOf[slot] = it->second;
   }
+  std::vector<std::size_t> copies(positions.size(), 0); // per distinct slot: instantiations copying it
+  for (std::size_t slot = 0; slot < positions.size(); ++slot)
+    if (copyOf[slot])
+      ++copies[*copyOf[slot]];
 
   // Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
   std::optional<VerdictCache> cache;
@@ -206,90 +172,110 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       });
   }
 
-  // Distinct instantiations that differ only in values: one analysis with those values open first
-  // (ParametricGroups.h); a group it proves needs no other, the others are analysed one by one below.
+  std::vector<InstantiationResult> results(positions.size());
+  std::vector<double> cost(positions.size(), 0); // what a distinct slot's own analysis cost (cached: then)
+  std::vector<bool> answered(positions.size(), false);
+  ProgressReporter shown(options.progress ? progress : nullptr, options.progressOnTerminal,
+                         options.progressIntervalSeconds, distinct.size(), positions.size());
+
+  // One distinct instantiation alone: from the cache, cut short by the run's time limits, or analysed.
+  auto alone = [&](std::size_t slot) {
+    std::size_t p = positions[slot];
+    const format::Instantiation &inst = capture.captures.instantiations[p];
+    std::size_t index = capture.captures.indices[p];
+    std::string kernel = RunBudget::kernelOf(inst.entryPoint, inst.kernelFile);
+    std::optional<InstantiationResult> cached;
+    if (cache)
+      cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
+    if (cached) {
+      cost[slot] = cached->seconds;
+      results[slot] = copyResult(*cached, index, inst);
+      results[slot].sameAs.reset();
+      results[slot].entryPoint = inst.entryPoint;
+    } else if (auto why = budget.cutShort(kernel)) {
+      results[slot] = cutShortResult(*why);
+      results[slot].index = index;
+      results[slot].entryPoint = inst.entryPoint;
+      results[slot].kernelFile = inst.kernelFile;
+      report::finalizeResult(results[slot], options.strict);
+    } else {
+      shown.started(slot, kernel);
+      double limit = budget.limit(options.timeoutSeconds);
+      results[slot] = analyzeInstantiation(capture, index, inst, capture.factsFor(p), analyzer, options, limit);
+      cost[slot] = results[slot].seconds;
+      budget.record(kernel, results[slot]);
+      if (cache)
+        cache->store(keys[slot], options.strict, limit, results[slot]);
+    }
+    answered[slot] = true;
+    shown.finished(slot, results[slot], 1 + copies[slot]);
+  };
+
+  // Distinct instantiations that differ only in values (ParametricGroups.h): the first of a group is analysed
+  // alone, and when it is proven, the group is attempted with those values open, within a budget sized by
+  // that first analysis (RunBudget.h), so that a failed attempt costs a tenth of what it might save. A group
+  // proven needs no other analysis; its other members are otherwise analysed one by one below.
   std::vector<ParametricGroup> groups;
   if (options.parametric)
     groups = parametricGroups(capture, positions, distinct, captureDir, hashes);
-  std::vector<bool> proven(positions.size(), false);
-  std::vector<InstantiationResult> results(positions.size());
-  Progress shown(progress, groups.size() + distinct.size());
-  auto cachedOrAnalysed = [&](const std::string &key, auto &&analyse) {
-    std::optional<InstantiationResult> cached;
-    if (cache)
-      cached = cache->find(key, options.strict, options.timeoutSeconds);
-    if (cached)
-      return *cached;
-    InstantiationResult r = analyse();
-    if (cache)
-      cache->store(key, options.strict, options.timeoutSeconds, r);
-    return r;
-  };
-  std::vector<InstantiationResult> groupResults(groups.size());
+  runPool(groups.size(), options.jobs, [&](std::size_t g) { alone(groups[g].slots.front()); });
+  std::vector<std::optional<InstantiationResult>> groupProofs(groups.size());
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
-    const format::LaunchFacts *facts = group.facts;
-    std::size_t index = capture.captures.indices[positions[group.slots.front()]];
-    groupResults[g] = cachedOrAnalysed(analysisKey(group.opened, facts, captureDir, hashes), [&] {
-      return analyzeInstantiation(capture, index, group.opened, facts, analyzer, options);
-    });
-    shown.done();
+    std::size_t first = group.slots.front();
+    if (!cleanProof(results[first]) || budget.over())
+      return; // the group holds a launch the proof could not cover, or the run's time is out
+    double attempt = groupAttemptBudget(group.slots.size(), cost[first], options);
+    if (attempt > 0)
+      attempt = budget.limit(attempt);
+    std::string key = analysisKey(group.opened, group.facts, captureDir, hashes);
+    std::optional<InstantiationResult> proof;
+    if (cache)
+      proof = cache->find(key, options.strict, attempt); // a proof, or an attempt that ran out before
+    if (!proof && attempt > 0) {
+      std::size_t index = capture.captures.indices[positions[first]];
+      shown.started(positions.size() + g, RunBudget::kernelOf(group.opened.entryPoint, group.opened.kernelFile));
+      proof = analyzeInstantiation(capture, index, group.opened, group.facts, analyzer, options, attempt);
+      shown.finished(positions.size() + g, *proof, 0);
+      if (cache)
+        cache->store(key, options.strict, attempt, *proof);
+    }
+    if (proof && cleanProof(*proof))
+      groupProofs[g] = std::move(proof);
   });
-  std::vector<std::size_t> copies(positions.size(), 0); // per distinct slot: instantiations copying it
-  for (std::size_t slot = 0; slot < positions.size(); ++slot)
-    if (copyOf[slot])
-      ++copies[*copyOf[slot]];
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const InstantiationResult &proof = groupResults[g];
-    // Only a clean proof covers the group: a finding's witness (even a benign one) is one launch's, and so
-    // is a same-value race the proof could not decide (a `verified` with a reason): alone, a launch may
-    // show it with a witness.
-    if (proof.verdict != report::Verdict::Verified || !proof.findings.empty() || !proof.reason.empty())
+    if (!groupProofs[g])
       continue;
+    const InstantiationResult &proof = *groupProofs[g];
     std::size_t launches = 0;
     for (std::size_t slot : groups[g].slots)
       launches += 1 + copies[slot];
     for (std::size_t slot : groups[g].slots) {
       const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
-      results[slot] = copyResult(proof, capture.captures.indices[positions[slot]], inst);
-      results[slot].sameAs.reset();
-      results[slot].entryPoint = inst.entryPoint;
-      results[slot].seconds = slot == groups[g].slots.front() ? proof.seconds : 0;
+      if (slot != groups[g].slots.front()) { // the first keeps its own analysis
+        results[slot] = copyResult(proof, capture.captures.indices[positions[slot]], inst);
+        results[slot].sameAs.reset();
+        results[slot].entryPoint = inst.entryPoint;
+        results[slot].seconds = slot == groups[g].slots[1] ? proof.seconds : 0;
+        answered[slot] = true;
+        shown.covered(proof, 1 + copies[slot]);
+      }
       results[slot].parametric = report::ParametricProof{describeOpened(groups[g].openedNames), launches};
-      proven[slot] = true;
     }
   }
 
-  std::vector<std::size_t> alone;
+  std::vector<std::size_t> rest;
   for (std::size_t slot : distinct)
-    if (!proven[slot])
-      alone.push_back(slot);
-    else
-      shown.done();
-  runPool(alone.size(), options.jobs, [&](std::size_t d) {
-    std::size_t slot = alone[d];
-    const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
-    std::optional<InstantiationResult> cached;
-    if (cache)
-      cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
-    if (cached) {
-      results[slot] = copyResult(*cached, capture.captures.indices[positions[slot]], inst);
-      results[slot].sameAs.reset();
-      results[slot].entryPoint = inst.entryPoint;
-    } else {
-      results[slot] = analyzeOne(capture, positions[slot], analyzer, options);
-      if (cache)
-        cache->store(keys[slot], options.strict, options.timeoutSeconds, results[slot]);
-    }
-    shown.done();
-  });
+    if (!answered[slot])
+      rest.push_back(slot);
+  runPool(rest.size(), options.jobs, [&](std::size_t d) { alone(rest[d]); });
   shown.finish();
   hashes.save();
   if (cache) {
     cache->prune();
-    if (progress && cache->hits() > 0)
-      *progress << "clcapture-verify: " << cache->hits() << " of " << distinct.size()
-                << " distinct instantiations from the cache in " << cache->folder().string()
+    if (progress && options.progress && cache->hits() > 0)
+      *progress << "clcapture-verify: " << cache->hits() << " of " << distinct.size() + groups.size()
+                << " analyses from the cache in " << cache->folder().string()
                 << " (--no-cache analyses them again)\n";
   }
 

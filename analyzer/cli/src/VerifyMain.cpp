@@ -1,7 +1,7 @@
 //===- VerifyMain.cpp - clcapture-verify: check captured launches for races and divergence -===//
 //
 // SPEC §4. The driver (VerifyDriver.h) does the work; main() parses the command line, picks the analysis
-// (pipeline::makeDefaultAnalyzer) and shows progress only when stderr is a terminal.
+// (pipeline::makeDefaultAnalyzer) and tells the progress whether stderr is a terminal (ProgressReporter.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
   verify::CommandLine cl = verify::parseCommandLine(argc, argv, std::cout, std::cerr);
   if (cl.exitCode)
     return *cl.exitCode;
-  cl.options.progress = ::isatty(STDERR_FILENO) == 1;
+  cl.options.progressOnTerminal = ::isatty(STDERR_FILENO) == 1;
   auto analyzer = pipeline::makeDefaultAnalyzer();
   return verify::runVerify(cl.options, *analyzer, std::cout, std::cerr);
 }

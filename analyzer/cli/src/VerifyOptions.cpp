@@ -27,6 +27,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   std::string format = "text", output, dumpIr, dumpSmt2;
   std::string captures;
   std::vector<std::string> only;
+  bool quiet = false;
   app.add_option("CAPTURES.json", captures, "the capture's captures.json")->required()->type_name("");
   app.add_option("--format", format, "report format (default text)")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
@@ -41,6 +42,16 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_option("--timeout", o.timeoutSeconds, "time limit per instantiation, 0 for none (default 300)")
       ->check(CLI::NonNegativeNumber)
       ->type_name("SECONDS");
+  app.add_option("--total-timeout", o.totalTimeoutSeconds,
+                 "time limit for the whole run, 0 for none (default); launches not analysed by then are "
+                 "unknown, cut short")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SECONDS");
+  app.add_option("--give-up-after", o.giveUpAfter,
+                 "after N launches of one kernel ran into --timeout, later launches of it are unknown, cut "
+                 "short, without analysis; 0 analyses every launch (default 2)")
+      ->type_name("N");
+  app.add_flag("--quiet", quiet, "no progress on stderr");
   app.add_option("--dump-ir", dumpIr, "write each analysed kernel's LLVM IR into DIR")->type_name("DIR");
   app.add_option("--dump-smt2", dumpSmt2, "write each solver query (SMT-LIB 2) into DIR")->type_name("DIR");
   app.add_flag("--strict", o.strict, "benign (same-value) races are errors, not warnings");
@@ -87,6 +98,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   if (!noCache)
     o.cacheDir = defaultCacheFolder();
   o.parametric = !noParametric;
+  o.progress = !quiet;
   for (const std::string &what : open) {
     if (what == "sizes") {
       err << "clcapture-verify: error: --open=sizes: opening the NDRange sizes is not supported yet (the "

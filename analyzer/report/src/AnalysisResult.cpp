@@ -2,6 +2,8 @@
 
 #include "clcapture/report/AnalysisResult.h"
 
+#include <map>
+
 #include <algorithm>
 #include <filesystem>
 #include <tuple>
@@ -179,25 +181,37 @@ void finalizeResult(InstantiationResult &result, bool strict) {
     result.reason = result.errorKind == ErrorKind::Timeout ? "timed out" : "the analysis gave no reason";
 }
 
+void addToSummary(Summary &summary, const InstantiationResult &r, std::size_t launches) {
+  switch (r.verdict) {
+  case Verdict::Verified:
+    summary.verified += launches;
+    break;
+  case Verdict::Defects:
+    summary.defects += launches;
+    break;
+  case Verdict::Unknown:
+    summary.unknown += launches;
+    break;
+  case Verdict::Error:
+    summary.error += launches;
+    break;
+  }
+  if (r.cutShort)
+    summary.cutShort += launches;
+}
+
 Summary summarize(const std::vector<InstantiationResult> &results) {
   Summary s;
-  for (const auto &r : results) {
-    switch (r.verdict) {
-    case Verdict::Verified:
-      ++s.verified;
-      break;
-    case Verdict::Defects:
-      ++s.defects;
-      break;
-    case Verdict::Unknown:
-      ++s.unknown;
-      break;
-    case Verdict::Error:
-      ++s.error;
-      break;
-    }
-  }
+  for (const auto &r : results)
+    addToSummary(s, r, 1);
   return s;
+}
+
+std::map<std::string, double> secondsByKernel(const std::vector<InstantiationResult> &results) {
+  std::map<std::string, double> out;
+  for (const auto &r : results)
+    out[r.entryPoint + " (" + r.kernelFile + ")"] += r.seconds;
+  return out;
 }
 
 std::string displayPath(const ReportInfo &info, const std::string &file) {

@@ -115,6 +115,12 @@ nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &r
   Summary s = summarize(results);
   j["summary"] = {
       {"verified", s.verified}, {"defects", s.defects}, {"unknown", s.unknown}, {"error", s.error}};
+  if (s.cutShort > 0)
+    j["summary"]["cut_short"] = s.cutShort;
+  Json seconds = Json::object();
+  for (const auto &[kernel, spent] : secondsByKernel(results))
+    seconds[kernel] = spent;
+  j["summary"]["seconds_by_kernel"] = std::move(seconds);
   return j;
 }
 

@@ -104,7 +104,17 @@ Json reportOf(const verify::VerifyOptions &options, pipeline::InstantiationAnaly
   Json j = Json::parse(out.str());
   for (Json &r : j["results"])
     r.erase("seconds");
+  j["summary"].erase("seconds_by_kernel");
   return j;
+}
+
+/// A cache entry without the analysis's cost (its seconds, which differ between runs).
+Json withoutCost(const std::string &entryText) {
+  Json entry = Json::parse(entryText);
+  Json result = Json::parse(entry["result"].get<std::string>());
+  result.erase("seconds");
+  entry["result"] = result;
+  return entry;
 }
 
 InstantiationResult racy(const pipeline::AnalysisRequest &) {
@@ -153,11 +163,12 @@ TEST_CASE("verdict cache: the second run analyses nothing and reports the same",
   fake.setIdentity("fake 1");
   int first = 0, second = 0;
   Json a = reportOf(f.options(), fake, &first);
-  // The two launches differ only in a value: their parametric proof (it fails: racy) and each alone.
-  CHECK(fake.calls() == 3);
-  CHECK(f.entries().size() == 3);
+  // The two launches differ only in a value, but the first is not proven (racy): no parametric attempt,
+  // each alone.
+  CHECK(fake.calls() == 2);
+  CHECK(f.entries().size() == 2);
   Json b = reportOf(f.options(), fake, &second);
-  CHECK(fake.calls() == 3);
+  CHECK(fake.calls() == 2);
   CHECK(a == b);
   CHECK(first == second);
   CHECK(b["results"][1]["findings"][0]["accesses"][0]["work_item"]["group_id"] == Json::array({0, 2, 3}));
@@ -212,7 +223,7 @@ TEST_CASE("verdict cache: a corrupt entry is ignored and rewritten, never truste
     test::writeFile(entries[0], bad);
     CHECK(reportOf(f.options(), fake) == clean);
     CHECK(fake.calls() == ++calls);
-    CHECK(test::readFile(entries[0]) == good);
+    CHECK(withoutCost(test::readFile(entries[0])) == withoutCost(good));
   }
 }
 

@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -253,9 +255,11 @@ TEST_CASE("jobs: -j 4 gives the same report as -j 1", "[jobs]") {
     CHECK(parallel.maxInFlight() > 1);
     if (format == verify::ReportFormat::Json) {
       Json a = one.json(), b = four.json();
-      for (auto *j : {&a, &b})
+      for (auto *j : {&a, &b}) {
         for (auto &r : (*j)["results"])
           r["seconds"] = 0;
+        (*j)["summary"].erase("seconds_by_kernel");
+      }
       CHECK(a == b);
     } else {
       CHECK(one.out == four.out);
@@ -437,18 +441,86 @@ TEST_CASE("dump folders are created and handed to the analysis", "[dump]") {
   CHECK(untouched.calls() == 0);
 }
 
-TEST_CASE("a progress line only when asked and there are several analyses", "[progress]") {
+TEST_CASE("progress: on a terminal a line rewritten in place, only for several analyses", "[progress]") {
   CaptureFolder capture(
       {launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
   auto options = capture.options(verify::ReportFormat::Text);
   options.progress = true;
+  options.progressOnTerminal = true;
   FakeAnalyzer analyzer;
   Outcome o = run(options, analyzer);
-  CHECK_THAT(o.err, Catch::Contains("\rclcapture-verify: analysed 4 of 4 distinct instantiations"));
+  CHECK_THAT(o.err, Catch::Contains("\rclcapture-verify: 4 of 4 launches done (4 verified, 0 defects, 0 unknown, "
+                                    "0 error)"));
   CHECK(o.out.find('\r') == std::string::npos);
   options.only = {0, 1};
   FakeAnalyzer few;
-  CHECK(run(options, few).err.find("analysed") == std::string::npos);
+  CHECK(run(options, few).err.find("launches done") == std::string::npos);
+  options.only.clear();
+  options.progress = false; // --quiet
+  FakeAnalyzer quiet;
+  CHECK(run(options, quiet).err.find("launches done") == std::string::npos);
+}
+
+/// A stream whose text can be awaited from another thread.
+class WatchedStream : public std::streambuf {
+public:
+  /// Waits (up to a minute: a machine under any load prints long before) until the text contains `what`.
+  bool waitFor(const std::string &what) {
+    std::unique_lock<std::mutex> lock(m_mutex);
+    return m_changed.wait_for(lock, std::chrono::minutes(1), [&] { return m_text.find(what) != std::string::npos; });
+  }
+  std::string text() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_text;
+  }
+
+protected:
+  int overflow(int c) override {
+    if (c != EOF) {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_text += static_cast<char>(c);
+    }
+    m_changed.notify_all();
+    return c;
+  }
+  std::streamsize xsputn(const char *s, std::streamsize n) override {
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_text.append(s, static_cast<std::size_t>(n));
+    }
+    m_changed.notify_all();
+    return n;
+  }
+
+private:
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::string m_text;
+};
+
+TEST_CASE("progress: elsewhere a whole line at each interval, naming the longest analysis running",
+          "[progress]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  auto options = capture.options(verify::ReportFormat::Json);
+  options.progress = true;
+  options.progressOnTerminal = false;
+  options.progressIntervalSeconds = 0.001;
+  WatchedStream watched;
+  std::ostream err(&watched);
+  bool seen = false;
+  // The second analysis waits until a periodic line has shown it running: no clock decides the outcome.
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    if (r.index == 1)
+      seen = watched.waitFor("1 of 2 launches done (1 verified, 0 defects, 0 unknown, 0 error); 1 running, "
+                             "the longest k (kernels/k.cl) for");
+    return verdict(Verdict::Verified);
+  });
+  std::ostringstream out;
+  CHECK(verify::runVerify(options, analyzer, out, err) == verify::kExitVerified);
+  CHECK(seen);
+  std::string text = watched.text();
+  CHECK(text.find('\r') == std::string::npos);
+  CHECK_THAT(text, Catch::Contains("launches done (1 verified, 0 defects, 0 unknown, 0 error); 1 running"));
 }
 
 TEST_CASE("an empty capture: nothing to analyse, exit 0, a warning", "[capture]") {
@@ -471,24 +543,41 @@ TEST_CASE("the placeholder analysis answers unknown, never verified", "[placehol
   CHECK(o.json()["results"][0]["reason"] == "analysis not implemented yet");
 }
 
+/// A concrete launch's analysis "costs" 10 s (the driver takes an analysis's own figure when it is larger
+/// than its clock's: no test depends on how fast this machine is).
+InstantiationResult costing10s(InstantiationResult r) {
+  r.seconds = 10;
+  return r;
+}
+
+bool opened(const pipeline::AnalysisRequest &r) {
+  return !std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]).value;
+}
+
 TEST_CASE("parametric: launches that differ only in values are proven once with those values open",
           "[parametric]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002", "kernels/k.cl", "data/e16.bin"),
                          launch("0x00000003"), launch("0x00000001")});
   std::vector<bool> openScalar, openData;
+  std::vector<double> limits;
   FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
     const auto &args = *r.instantiation->kernelArguments;
     openScalar.push_back(!std::get<format::ScalarArgument>(args[1]).value);
     openData.push_back(!std::get<format::ArrayArgument>(args[0]).data);
-    return verdict(Verdict::Verified);
+    limits.push_back(r.options.timeoutSeconds);
+    return costing10s(verdict(Verdict::Verified));
   });
   verify::VerifyOptions options = capture.options();
   options.parametric = true;
   Outcome o = run(options, analyzer);
   CHECK(o.exitCode == verify::kExitVerified);
-  REQUIRE(analyzer.calls() == 1); // the group's proof covers all three distinct launches and the copy
-  CHECK(openScalar == std::vector<bool>{true});
-  CHECK(openData == std::vector<bool>{true});
+  // The group's first launch alone (its own result, and the cost that sizes the attempt), then the group's
+  // proof, which covers the other two distinct launches and the copy.
+  REQUIRE(analyzer.calls() == 2);
+  CHECK(openScalar == std::vector<bool>{false, true});
+  CHECK(openData == std::vector<bool>{false, true});
+  // The attempt's budget: a tenth of the two other launches' estimated 10 s each.
+  CHECK(limits == std::vector<double>{verify::kDefaultTimeoutSeconds, 2.0});
   Json report = o.json();
   REQUIRE(report["results"].size() == 4);
   for (const Json &r : report["results"]) {
@@ -510,19 +599,18 @@ TEST_CASE("parametric: a proof that fails falls back to each launch's own analys
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
   // Races only for n = 2, so the open analysis finds a race (for some n) and each launch is analysed alone.
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
-    const auto &scalar = std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]);
-    if (!scalar.value || scalarOf(r) == 2) {
+    if (opened(r) || scalarOf(r) == 2) {
       InstantiationResult result = verdict(Verdict::Defects);
       result.findings = {raceAt(r.instantiation->kernelFile, 2)};
-      return result;
+      return costing10s(result);
     }
-    return verdict(Verdict::Verified);
+    return costing10s(verdict(Verdict::Verified));
   });
   verify::VerifyOptions options = capture.options();
   options.parametric = true;
   Outcome o = run(options, analyzer);
   CHECK(o.exitCode == verify::kExitNotAllVerified);
-  CHECK(analyzer.calls() == 4); // the group once, then 0, 1 and 2 alone
+  CHECK(analyzer.calls() == 4); // 0 alone, the group once, then 1 and 2 alone
   Json report = o.json();
   CHECK(report["results"][0]["verdict"] == "verified");
   CHECK(report["results"][1]["verdict"] == "defects");
@@ -533,12 +621,11 @@ TEST_CASE("parametric: a proof that fails falls back to each launch's own analys
 
 TEST_CASE("parametric: an unknown or a benign finding is no proof, and --no-parametric analyses each alone",
           "[parametric]") {
-  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
   for (bool benign : {false, true}) {
     FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
-      const auto &scalar = std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]);
-      if (scalar.value)
-        return verdict(Verdict::Verified);
+      if (!opened(r))
+        return costing10s(verdict(Verdict::Verified));
       if (!benign)
         return verdict(Verdict::Unknown, "bound reached");
       InstantiationResult result = verdict(Verdict::Verified);
@@ -548,7 +635,7 @@ TEST_CASE("parametric: an unknown or a benign finding is no proof, and --no-para
     verify::VerifyOptions options = capture.options();
     options.parametric = true;
     Outcome o = run(options, analyzer);
-    CHECK(analyzer.calls() == 3);
+    CHECK(analyzer.calls() == 4);
     for (const Json &r : o.json()["results"]) {
       CHECK(r["verdict"] == "verified");
       CHECK_FALSE(r.contains("parametric"));
@@ -556,5 +643,88 @@ TEST_CASE("parametric: an unknown or a benign finding is no proof, and --no-para
   }
   FakeAnalyzer alone;
   run(capture.options(), alone);
-  CHECK(alone.calls() == 2);
+  CHECK(alone.calls() == 3);
+}
+
+TEST_CASE("parametric: the group's attempt stops at its own budget, then the members are analysed alone",
+          "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004"),
+                         launch("0x00000005")});
+  std::vector<double> attemptLimits;
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    if (!opened(r))
+      return costing10s(verdict(Verdict::Verified));
+    attemptLimits.push_back(r.options.timeoutSeconds);
+    return verdict(Verdict::Unknown, "timed out after 3 queries", report::ErrorKind::Timeout); // at its limit
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  options.timeoutSeconds = 12;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  // A tenth of the four other members' 10 s each is 4 s; a quarter of --timeout (3 s) is less.
+  CHECK(attemptLimits == std::vector<double>{3.0});
+  CHECK(analyzer.calls() == 6); // the first alone, the attempt, the four others alone
+  for (const Json &r : o.json()["results"]) {
+    CHECK(r["verdict"] == "verified");
+    CHECK_FALSE(r.contains("parametric"));
+  }
+  // An attempt whose budget would be under the minimum is not made at all.
+  options.minGroupBudgetSeconds = 5;
+  attemptLimits.clear();
+  FakeAnalyzer cheap([&](const pipeline::AnalysisRequest &r) {
+    if (opened(r))
+      attemptLimits.push_back(r.options.timeoutSeconds);
+    return costing10s(verdict(Verdict::Verified));
+  });
+  run(options, cheap);
+  CHECK(attemptLimits.empty());
+  CHECK(cheap.calls() == 5);
+}
+
+TEST_CASE("run budget: a kernel whose launches run into the limit gives up, the report counts those cut short",
+          "[budget]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004"),
+                         launch("0x00000005")});
+  auto timesOut = [](const pipeline::AnalysisRequest &) {
+    return verdict(Verdict::Unknown, "timed out after 2 queries", report::ErrorKind::Timeout);
+  };
+  FakeAnalyzer analyzer(timesOut);
+  verify::VerifyOptions options = capture.options();
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitTimeout);
+  CHECK(analyzer.calls() == verify::kDefaultGiveUpAfter);
+  Json report = o.json();
+  CHECK(report["summary"]["unknown"] == 5);
+  CHECK(report["summary"]["cut_short"] == 5 - verify::kDefaultGiveUpAfter);
+  CHECK(report["results"][4]["reason"] == "not analysed: 2 earlier launches of k (kernels/k.cl) ran into the 300 s "
+                                          "limit (--give-up-after=0 analyses every launch)");
+  Outcome text = run(capture.options(verify::ReportFormat::Text), analyzer);
+  CHECK_THAT(text.out, Catch::Contains("0 verified, 0 defects, 5 unknown, 0 error (3 unknown cut short by the run's "
+                                       "time limits)"));
+  options.giveUpAfter = 0;
+  FakeAnalyzer every(timesOut);
+  Json all = run(options, every).json();
+  CHECK(every.calls() == 5);
+  CHECK_FALSE(all["summary"].contains("cut_short"));
+}
+
+TEST_CASE("run budget: after --total-timeout no analysis starts", "[budget]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  FakeAnalyzer analyzer;
+  verify::VerifyOptions options = capture.options();
+  options.totalTimeoutSeconds = 1e-9; // over before the first analysis could start
+  Outcome o = run(options, analyzer);
+  CHECK(analyzer.calls() == 0);
+  CHECK(o.exitCode == verify::kExitTimeout);
+  Json report = o.json();
+  CHECK(report["summary"]["cut_short"] == 2);
+  CHECK(report["results"][0]["reason"] == "not analysed: the run's --total-timeout of 1e-09 s ran out first");
+}
+
+TEST_CASE("the JSON summary says where the time went, per kernel", "[budget]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002", "kernels/k-copy.cl")});
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &) { return costing10s(verdict(Verdict::Verified)); });
+  Json report = run(capture.options(), analyzer).json();
+  CHECK(report["summary"]["seconds_by_kernel"] == Json{{"k (kernels/k-copy.cl)", 10.0}, {"k (kernels/k.cl)", 10.0}});
 }

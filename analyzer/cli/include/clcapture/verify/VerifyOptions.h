@@ -2,6 +2,7 @@
 //
 // SPEC §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
 // [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] [--no-cache]
+// [--no-parametric] [--open=scalars|data] [--total-timeout=SECONDS] [--give-up-after=N] [--quiet]
 // CAPTURES.json;
 // --version, --help.
 //
@@ -21,6 +22,12 @@ enum class ReportFormat { Text, Json, Sarif };
 
 /// GPUVerify's default per-kernel limit.
 constexpr double kDefaultTimeoutSeconds = 300;
+/// Two launches of one kernel that ran into the limit: the third is not likely to do better.
+constexpr unsigned kDefaultGiveUpAfter = 2;
+/// A group attempt with less could save at most ten times as much (RunBudget.h): not worth its compilation.
+constexpr double kDefaultMinGroupBudgetSeconds = 1;
+/// A progress line this often when stderr is not a terminal (a log, a CI job).
+constexpr double kDefaultProgressIntervalSeconds = 15;
 
 struct VerifyOptions {
   std::filesystem::path captures;
@@ -44,8 +51,18 @@ struct VerifyOptions {
   /// values): a verdict holds for every value, and a race's witness names the values that race.
   bool openScalars = false;
   bool openData = false;
-  /// A progress line on stderr (main() sets it when stderr is a terminal).
+  /// --total-timeout: seconds for the whole run, 0 for none (RunBudget.h).
+  double totalTimeoutSeconds = 0;
+  /// --give-up-after: a kernel whose launches ran into --timeout this many times gets its later launches
+  /// cut short (RunBudget.h); 0 analyses every launch.
+  unsigned giveUpAfter = kDefaultGiveUpAfter;
+  /// A parametric group's attempt is made only with at least this budget (RunBudget.h groupAttemptBudget).
+  double minGroupBudgetSeconds = kDefaultMinGroupBudgetSeconds;
+  /// Progress on stderr (ProgressReporter.h): off with --quiet.
   bool progress = false;
+  /// How progress is shown: rewritten in place on a terminal, else a line every progressIntervalSeconds.
+  bool progressOnTerminal = false;
+  double progressIntervalSeconds = kDefaultProgressIntervalSeconds;
 };
 
 /// What parsing decided: run with `options`, or stop now with `exitCode` (0 after --help/--version, 1 after

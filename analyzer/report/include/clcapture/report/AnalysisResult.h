@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,6 +132,8 @@ struct InstantiationResult {
   /// folder unless absolute): not reported, but part of what the result depends on (the verdict cache
   /// checks their contents before reusing it).
   std::vector<std::string> headersRead;
+  /// Not analysed, for the run's time limits (verify/RunBudget.h): `unknown`, a timeout, the cause in reason.
+  bool cutShort = false;
 };
 
 /// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
@@ -162,10 +165,17 @@ std::string describeElement(const Finding &f);
 
 struct Summary {
   std::size_t verified = 0, defects = 0, unknown = 0, error = 0;
+  std::size_t cutShort = 0; ///< of the unknown: launches not analysed for the run's time limits
   std::size_t total() const { return verified + defects + unknown + error; }
 };
 
+/// Counts `r` as `launches` launches.
+void addToSummary(Summary &summary, const InstantiationResult &r, std::size_t launches);
 Summary summarize(const std::vector<InstantiationResult> &results);
+
+/// Seconds of analysis per kernel, "k (kernels/k.cl)" (its entry point in its source file): where a run's
+/// time went. Copied results count 0.
+std::map<std::string, double> secondsByKernel(const std::vector<InstantiationResult> &results);
 
 /// What every report names besides the results.
 struct ReportInfo {
