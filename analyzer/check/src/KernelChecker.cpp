@@ -227,16 +227,30 @@ private:
       }
   }
 
+  /// Once the launch is `unknown` for another reason, a query can only make it `defects` (an exact
+  /// witness), never `verified`: it gets kSettledBudgetMs rather than all the time left, so that a launch
+  /// whose verdict is settled does not spend its --timeout looking for a witness (Boost.Compute's
+  /// fizz_buzz_copy_strings: after 40 inexact answers, one query ran 49 s into a 60 s limit). Unlimited
+  /// while nothing is undecided.
+  std::optional<long long> settledBudget() const {
+    constexpr long long kSettledBudgetMs = 2000;
+    if (m_out.undecided.empty())
+      return std::nullopt;
+    return kSettledBudgetMs;
+  }
+
   /// The race query of two places: all their sites at once — one query per pair of places is usually the
   /// fastest — but when there are many and the solver takes longer than kCombinedBudgetMs over them, one
   /// query per site of the first place instead (OpenCV's ifft_multi_radix_rows, ten unrolled strided
   /// stores against themselves: 22–30 s as one query, about 7 s as ten).
   QueryOutcome askPlaces(const Place &pa, const Place &pb, Scope scope) {
     constexpr long long kCombinedBudgetMs = 2000;
+    std::optional<long long> settled = settledBudget();
     if (pa.sites.size() < 2 || pa.sites.size() * pb.sites.size() < 16)
-      return count(m_e.checkRace(pa.sites, pb.sites, scope));
-    QueryOutcome o = count(m_e.checkRace(pa.sites, pb.sites, scope, false, kCombinedBudgetMs));
-    if (o.status != QueryOutcome::Status::Unknown || !o.budgetHit)
+      return count(m_e.checkRace(pa.sites, pb.sites, scope, false, settled));
+    long long combined = settled ? std::min(kCombinedBudgetMs, *settled) : kCombinedBudgetMs;
+    QueryOutcome o = count(m_e.checkRace(pa.sites, pb.sites, scope, false, combined));
+    if (o.status != QueryOutcome::Status::Unknown || !o.budgetHit || settled)
       return o;
     for (unsigned site : pa.sites) {
       if (outOfTime()) {
@@ -267,7 +281,7 @@ private:
       // Whether the race happens goes through an abstraction; when every pair of writers there stores the
       // same bytes, it is benign if it happens at all (SPEC §4), so it leaves no harmful race undecided.
       if (plainWrites(m_e.accesses()[pa.sites.front()], m_e.accesses()[pb.sites.front()])) {
-        QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true));
+        QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
         if (differ.status == QueryOutcome::Status::Unsat) {
           m_out.benignIfAny.push_back("a same-value race between " + pair + " may occur, depending on " +
                                       o.abstraction);
@@ -283,11 +297,18 @@ private:
     bool benign = false;
     if (plainWrites(a, b)) {
       // SPEC §4: every writer stores the same value → benign. Ask for a witness where they differ.
-      QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true));
+      QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
       if (differ.status == QueryOutcome::Status::Unsat)
         benign = true;
       else if (differ.status == QueryOutcome::Status::Sat && differ.exact && differ.race)
         o = differ;
+      else if (differ.status == QueryOutcome::Status::Unknown) {
+        // The race happens, but whether its writers may store different values is not known: neither a
+        // benign warning nor a harmful error can be claimed.
+        m_out.undecided.push_back("a race between " + pair + ", benign only if every writer stores the same "
+                                  "value, which was not decided: " + differ.unknownReason);
+        return PairOutcome::NoFinding;
+      }
     }
     return reportRace(o, benign);
   }
