@@ -7,7 +7,6 @@
 #include "FakeAnalyzer.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureWriter.h"
-#include "clcapture/pipeline/PlaceholderAnalyzer.h"
 #include "clcapture/verify/ExitCode.h"
 
 #include <catch2/catch.hpp>
@@ -111,6 +110,18 @@ report::Finding raceAt(const std::string &file, std::uint64_t line, bool benign 
 std::uint64_t scalarOf(const pipeline::AnalysisRequest &r) {
   const auto &args = *r.instantiation->kernelArguments;
   return std::stoull(*std::get<format::ScalarArgument>(args[1]).value, nullptr, 16);
+}
+
+/// A concrete launch's analysis "costs" 10 s (the driver takes an analysis's own figure when it is larger
+/// than its clock's: no test depends on how fast this machine is).
+InstantiationResult costing10s(InstantiationResult r) {
+  r.seconds = 10;
+  return r;
+}
+
+/// Whether the analysed instantiation is a parametric group's (its scalar left open).
+bool opened(const pipeline::AnalysisRequest &r) {
+  return !std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]).value;
 }
 
 } // namespace
@@ -530,28 +541,6 @@ TEST_CASE("an empty capture: nothing to analyse, exit 0, a warning", "[capture]"
   CHECK(o.exitCode == 0);
   CHECK(o.out == "clcapture-verify: 0 instantiations: 0 verified, 0 defects, 0 unknown, 0 error\n");
   CHECK_THAT(o.err, Catch::Contains("holds no instantiation"));
-}
-
-TEST_CASE("the placeholder analysis answers unknown, never verified", "[placeholder]") {
-  // Tests PlaceholderAnalyzer itself, not makeDefaultAnalyzer(): the driver's tests hold whatever analysis
-  // is the default. Delete this case together with the placeholder.
-  CaptureFolder capture({launch()});
-  pipeline::PlaceholderAnalyzer analyzer;
-  Outcome o = run(capture.options(), analyzer);
-  CHECK(o.exitCode == verify::kExitNotAllVerified);
-  CHECK(o.json()["results"][0]["verdict"] == "unknown");
-  CHECK(o.json()["results"][0]["reason"] == "analysis not implemented yet");
-}
-
-/// A concrete launch's analysis "costs" 10 s (the driver takes an analysis's own figure when it is larger
-/// than its clock's: no test depends on how fast this machine is).
-InstantiationResult costing10s(InstantiationResult r) {
-  r.seconds = 10;
-  return r;
-}
-
-bool opened(const pipeline::AnalysisRequest &r) {
-  return !std::get<format::ScalarArgument>((*r.instantiation->kernelArguments)[1]).value;
 }
 
 TEST_CASE("parametric: launches that differ only in values are proven once with those values open",

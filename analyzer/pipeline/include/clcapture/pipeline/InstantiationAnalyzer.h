@@ -75,8 +75,7 @@ public:
   virtual std::string identity() const { return {}; }
 };
 
-/// The analysis clcapture-verify runs. For now the placeholder below, until frontend/model/encode/check are
-/// in place: the lead replaces this factory's body (PlaceholderAnalyzer.cpp).
+/// The analysis clcapture-verify runs: KernelAnalyzer (KernelAnalyzer.h).
 std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer();
 
 } // namespace clcapture::pipeline
