@@ -218,7 +218,19 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   std::vector<ParametricGroup> groups;
   if (options.parametric)
     groups = parametricGroups(capture, positions, distinct, captureDir, hashes);
-  runPool(groups.size(), options.jobs, [&](std::size_t g) { alone(groups[g].slots.front()); });
+  // First the groups' first launches, then every launch in no group, on one pool (no core waits for the
+  // attempts while there is other work).
+  std::vector<bool> inGroup(positions.size(), false);
+  std::vector<std::size_t> first;
+  for (const ParametricGroup &group : groups) {
+    first.push_back(group.slots.front());
+    for (std::size_t slot : group.slots)
+      inGroup[slot] = true;
+  }
+  for (std::size_t slot : distinct)
+    if (!inGroup[slot])
+      first.push_back(slot);
+  runPool(first.size(), options.jobs, [&](std::size_t i) { alone(first[i]); });
   std::vector<std::optional<InstantiationResult>> groupProofs(groups.size());
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
