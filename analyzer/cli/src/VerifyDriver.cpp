@@ -221,16 +221,16 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   // First the groups' first launches, then every launch in no group, on one pool (no core waits for the
   // attempts while there is other work).
   std::vector<bool> inGroup(positions.size(), false);
-  std::vector<std::size_t> first;
+  std::vector<std::size_t> opening;
   for (const ParametricGroup &group : groups) {
-    first.push_back(group.slots.front());
+    opening.push_back(group.slots.front());
     for (std::size_t slot : group.slots)
       inGroup[slot] = true;
   }
   for (std::size_t slot : distinct)
     if (!inGroup[slot])
-      first.push_back(slot);
-  runPool(first.size(), options.jobs, [&](std::size_t i) { alone(first[i]); });
+      opening.push_back(slot);
+  runPool(opening.size(), options.jobs, [&](std::size_t i) { alone(opening[i]); });
   std::vector<std::optional<InstantiationResult>> groupProofs(groups.size());
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
