@@ -189,6 +189,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
     if (cached) {
       cost[slot] = cached->seconds;
+      budget.record(kernel, *cached); // a cached time limit counts toward giving up, as it did when analysed
       results[slot] = copyResult(*cached, index, inst);
       results[slot].sameAs.reset();
       results[slot].entryPoint = inst.entryPoint;

@@ -338,3 +338,25 @@ TEST_CASE("verdict cache: an entry is reused only while every header it read has
   cache.store("broken", false, 30, error);
   CHECK_FALSE(cache.find("broken", false, 30));
 }
+
+TEST_CASE("verdict cache: cached time limits count toward giving up on a kernel, as analysed ones do",
+          "[cache]") {
+  Folder f({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
+  FakeAnalyzer fake([](const pipeline::AnalysisRequest &) {
+    InstantiationResult r;
+    r.verdict = Verdict::Unknown;
+    r.errorKind = report::ErrorKind::Timeout;
+    r.reason = "timed out after 4 queries";
+    return r;
+  });
+  fake.setIdentity("fake 1");
+  verify::VerifyOptions options = f.options();
+  options.parametric = false;
+  Json first = reportOf(options, fake);
+  CHECK(fake.calls() == verify::kDefaultGiveUpAfter);
+  CHECK(first["summary"]["cut_short"] == 4 - verify::kDefaultGiveUpAfter);
+  // Again, with the two time limits in the cache: the other two launches are cut short without analysis.
+  Json second = reportOf(options, fake);
+  CHECK(fake.calls() == verify::kDefaultGiveUpAfter);
+  CHECK(second == first);
+}
