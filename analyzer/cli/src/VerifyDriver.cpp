@@ -194,6 +194,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       results[slot].sameAs.reset();
       results[slot].entryPoint = inst.entryPoint;
     } else if (auto why = budget.cutShort(kernel)) {
+      cost[slot] = options.timeoutSeconds; // what the kernel's launches have been costing
       results[slot] = cutShortResult(*why);
       results[slot].index = index;
       results[slot].entryPoint = inst.entryPoint;
@@ -236,8 +237,8 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
     std::size_t first = group.slots.front();
-    if (!cleanProof(results[first]) || budget.over())
-      return; // the group holds a launch the proof could not cover, or the run's time is out
+    if (!results[first].findings.empty() || results[first].verdict == report::Verdict::Error || budget.over())
+      return; // the group holds a launch with a finding, which no proof covers, or the run's time is out
     double attempt = groupAttemptBudget(group.slots.size(), cost[first], options);
     if (attempt > 0)
       attempt = budget.limit(attempt);
@@ -265,13 +266,17 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       launches += 1 + copies[slot];
     for (std::size_t slot : groups[g].slots) {
       const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
-      if (slot != groups[g].slots.front()) { // the first keeps its own analysis
+      // The first keeps its own analysis when that proved it; one that ran out of time (its concrete data
+      // can make it harder than the open values) is `verified` through the proof, as the others are.
+      bool first = slot == groups[g].slots.front();
+      if (!first || !cleanProof(results[slot])) {
         results[slot] = copyResult(proof, capture.captures.indices[positions[slot]], inst);
         results[slot].sameAs.reset();
         results[slot].entryPoint = inst.entryPoint;
-        results[slot].seconds = slot == groups[g].slots[1] ? proof.seconds : 0;
+        results[slot].seconds = slot == groups[g].slots[1] ? proof.seconds : first ? cost[slot] : 0;
+        if (!first)
+          shown.covered(proof, 1 + copies[slot]);
         answered[slot] = true;
-        shown.covered(proof, 1 + copies[slot]);
       }
       results[slot].parametric = report::ParametricProof{describeOpened(groups[g].openedNames), launches};
     }

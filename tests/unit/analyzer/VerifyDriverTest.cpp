@@ -717,3 +717,35 @@ TEST_CASE("the JSON summary says where the time went, per kernel", "[budget]") {
   Json report = run(capture.options(), analyzer).json();
   CHECK(report["summary"]["seconds_by_kernel"] == Json{{"k (kernels/k-copy.cl)", 10.0}, {"k (kernels/k.cl)", 10.0}});
 }
+
+TEST_CASE("parametric: a first launch that runs out of time still lets the group be attempted, and the proof "
+          "covers it too", "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
+  // Concrete data makes each launch hard (its analysis runs out of time); the open values are easy.
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
+    if (opened(r))
+      return verdict(Verdict::Verified);
+    return costing10s(verdict(Verdict::Unknown, "timed out after 9 queries", report::ErrorKind::Timeout));
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  options.timeoutSeconds = 10;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  CHECK(analyzer.calls() == 2); // the first alone (out of time), then the group's proof
+  for (const Json &r : o.json()["results"]) {
+    CHECK(r["verdict"] == "verified");
+    CHECK(r["parametric"]["launches"] == 3);
+  }
+  // A first launch with a finding: no proof can cover the group, so none is attempted.
+  FakeAnalyzer racy([](const pipeline::AnalysisRequest &r) {
+    if (opened(r))
+      FAIL("no attempt expected");
+    InstantiationResult result = costing10s(verdict(Verdict::Defects));
+    result.findings = {raceAt(r.instantiation->kernelFile, 2)};
+    return result;
+  });
+  options.giveUpAfter = 0;
+  CHECK(run(options, racy).exitCode == verify::kExitNotAllVerified);
+  CHECK(racy.calls() == 3);
+}
