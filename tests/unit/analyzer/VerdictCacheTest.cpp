@@ -117,6 +117,15 @@ Json withoutCost(const std::string &entryText) {
   return entry;
 }
 
+/// An analysis that runs out of time.
+InstantiationResult timesOut(const pipeline::AnalysisRequest &) {
+  InstantiationResult r;
+  r.verdict = Verdict::Unknown;
+  r.errorKind = report::ErrorKind::Timeout;
+  r.reason = "timed out";
+  return r;
+}
+
 InstantiationResult racy(const pipeline::AnalysisRequest &) {
   InstantiationResult r;
   r.verdict = Verdict::Defects;
@@ -229,13 +238,7 @@ TEST_CASE("verdict cache: a corrupt entry is ignored and rewritten, never truste
 
 TEST_CASE("verdict cache: a time-limited result is reused only under a limit no larger", "[cache]") {
   Folder f({launch("0x00000001")});
-  FakeAnalyzer fake([](const pipeline::AnalysisRequest &) {
-    InstantiationResult r;
-    r.verdict = Verdict::Unknown;
-    r.errorKind = report::ErrorKind::Timeout;
-    r.reason = "timed out";
-    return r;
-  });
+  FakeAnalyzer fake(timesOut);
   fake.setIdentity("fake 1");
   auto options = f.options();
   options.timeoutSeconds = 10;
@@ -342,13 +345,7 @@ TEST_CASE("verdict cache: an entry is reused only while every header it read has
 TEST_CASE("verdict cache: cached time limits count toward giving up on a kernel, as analysed ones do",
           "[cache]") {
   Folder f({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004")});
-  FakeAnalyzer fake([](const pipeline::AnalysisRequest &) {
-    InstantiationResult r;
-    r.verdict = Verdict::Unknown;
-    r.errorKind = report::ErrorKind::Timeout;
-    r.reason = "timed out after 4 queries";
-    return r;
-  });
+  FakeAnalyzer fake(timesOut);
   fake.setIdentity("fake 1");
   verify::VerifyOptions options = f.options();
   options.parametric = false;
