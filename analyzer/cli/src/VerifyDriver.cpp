@@ -214,9 +214,9 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
   };
 
   // Distinct instantiations that differ only in values (ParametricGroups.h): the first of a group is analysed
-  // alone, and when it is proven, the group is attempted with those values open, within a budget sized by
-  // that first analysis (RunBudget.h), so that a failed attempt costs a tenth of what it might save. A group
-  // proven needs no other analysis; its other members are otherwise analysed one by one below.
+  // alone, and unless it has a finding, the group is attempted with those values open, within a budget sized
+  // by that first analysis (RunBudget.h), so that a failed attempt costs a tenth of what it might save. A
+  // group proven needs no other analysis; its other members are otherwise analysed one by one below.
   std::vector<ParametricGroup> groups;
   if (options.parametric)
     groups = parametricGroups(capture, positions, distinct, captureDir, hashes);
