@@ -69,10 +69,6 @@ std::size_t RunBudget::cutShortCount() const {
   return m_cutShort;
 }
 
-std::string RunBudget::kernelOf(const std::string &entryPoint, const std::string &kernelFile) {
-  return entryPoint + " (" + kernelFile + ")";
-}
-
 report::InstantiationResult cutShortResult(std::string reason) {
   report::InstantiationResult r;
   r.verdict = report::Verdict::Unknown;

@@ -183,7 +183,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
     std::size_t p = positions[slot];
     const format::Instantiation &inst = capture.captures.instantiations[p];
     std::size_t index = capture.captures.indices[p];
-    std::string kernel = RunBudget::kernelOf(inst.entryPoint, inst.kernelFile);
+    std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
     std::optional<InstantiationResult> cached;
     if (cache)
       cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
@@ -209,7 +209,6 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       if (cache)
         cache->store(keys[slot], options.strict, limit, results[slot]);
     }
-    answered[slot] = true;
     shown.finished(slot, results[slot], 1 + copies[slot]);
   };
 
@@ -233,6 +232,8 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
     if (!inGroup[slot])
       opening.push_back(slot);
   runPool(opening.size(), options.jobs, [&](std::size_t i) { alone(opening[i]); });
+  for (std::size_t slot : opening) // here, not in alone(): a vector<bool> is not for several threads
+    answered[slot] = true;
   std::vector<std::optional<InstantiationResult>> groupProofs(groups.size());
   runPool(groups.size(), options.jobs, [&](std::size_t g) {
     const ParametricGroup &group = groups[g];
@@ -248,7 +249,7 @@ std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &ca
       proof = cache->find(key, options.strict, attempt); // a proof, or an attempt that ran out before
     if (!proof && attempt > 0) {
       std::size_t index = capture.captures.indices[positions[first]];
-      shown.started(positions.size() + g, RunBudget::kernelOf(group.opened.entryPoint, group.opened.kernelFile));
+      shown.started(positions.size() + g, report::kernelName(group.opened.entryPoint, group.opened.kernelFile));
       proof = analyzeInstantiation(capture, index, group.opened, group.facts, analyzer, options, attempt);
       shown.finished(positions.size() + g, *proof, 0);
       if (cache)

@@ -50,8 +50,9 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
     stored = sv ? *sv : freshValue(v->getType(), "a pixel value");
   }
   recordAccess(call, at, m_tf.constant(64, 1), {}, !write, write, false, 1, write ? &stored : nullptr);
-  m_s.sites[m_s.siteFor(&call)].image = true;
-  m_s.sites[m_s.siteFor(&call)].imageCoordinates = coordinateLanes;
+  AccessSite &site = m_s.sites[m_s.siteFor(&call)];
+  site.image = true;
+  site.imageCoordinates = coordinateLanes;
   if (!call.getType()->isVoidTy())
     m_values[&call] = freshValue(call.getType(), "a pixel read from an image at " + placeOf(&call));
   return {};

@@ -207,10 +207,14 @@ Summary summarize(const std::vector<InstantiationResult> &results) {
   return s;
 }
 
+std::string kernelName(const std::string &entryPoint, const std::string &kernelFile) {
+  return entryPoint + " (" + kernelFile + ")";
+}
+
 std::map<std::string, double> secondsByKernel(const std::vector<InstantiationResult> &results) {
   std::map<std::string, double> out;
   for (const auto &r : results)
-    out[r.entryPoint + " (" + r.kernelFile + ")"] += r.seconds;
+    out[kernelName(r.entryPoint, r.kernelFile)] += r.seconds;
   return out;
 }
 

@@ -49,7 +49,7 @@ public:
   /// Whether the run's --total-timeout has run out.
   bool over(Clock::time_point now = Clock::now()) const { return m_end && now >= *m_end; }
 
-  /// Why a launch of `kernel` must not be analysed now (the run's time is out; the kernel gave up), or
+  /// Why a launch of `kernel` (report::kernelName) must not be analysed now (the run's time is out; the kernel gave up), or
   /// nullopt. Counts the launch as cut short when it returns a reason.
   std::optional<std::string> cutShort(const std::string &kernel, Clock::time_point now = Clock::now());
 
@@ -57,9 +57,6 @@ public:
   void record(const std::string &kernel, const report::InstantiationResult &result);
 
   std::size_t cutShortCount() const;
-
-  /// "k (kernels/k.cl)": a kernel as the policy counts it and the messages name it.
-  static std::string kernelOf(const std::string &entryPoint, const std::string &kernelFile);
 
 private:
   double m_timeout;

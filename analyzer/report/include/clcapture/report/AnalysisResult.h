@@ -173,7 +173,10 @@ struct Summary {
 void addToSummary(Summary &summary, const InstantiationResult &r, std::size_t launches);
 Summary summarize(const std::vector<InstantiationResult> &results);
 
-/// Seconds of analysis per kernel, "k (kernels/k.cl)" (its entry point in its source file): where a run's
+/// A kernel as reports and the run's time limits name it: "k (kernels/k.cl)", its entry point in its source.
+std::string kernelName(const std::string &entryPoint, const std::string &kernelFile);
+
+/// Seconds of analysis per kernel, kernelName()'s "k (kernels/k.cl)" (its entry point in its source file): where a run's
 /// time went. Copied results count 0.
 std::map<std::string, double> secondsByKernel(const std::vector<InstantiationResult> &results);
 
