@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CaptureEngine.h"
+#include "CaptureSwitch.h"
 #include "Downstream.h"
 #include "Hooks.h"
 #include "Log.h"

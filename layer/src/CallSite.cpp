@@ -8,8 +8,7 @@
 
 #include "CallSite.h"
 
-#include "DriverSet.h"
-
+#include <atomic>
 #include <cstring>
 #include <dlfcn.h>
 #include <unordered_map>
@@ -31,17 +30,9 @@ const void *baseOf(const void *address) {
 }
 
 /// The modules a call passes through between the application and a hook, other than ours and the loader
-/// (recognised by name): the real drivers. Computed once; drivers are loaded before any hook can run.
-const std::vector<const void *> &driverBases() {
-  static const std::vector<const void *> bases = [] {
-    std::vector<const void *> out;
-    for (const Driver &d : DriverSet::instance().drivers())
-      if (const void *base = baseOf(reinterpret_cast<const void *>(d.getPlatformIDs)))
-        out.push_back(base);
-    return out;
-  }();
-  return bases;
-}
+/// (recognised by name): the real drivers (addDriverModule). Copied on each addition (a handful of drivers,
+/// once each) so that readers never lock; a replaced list is never freed, since a walk may still read it.
+std::atomic<const std::vector<const void *> *> g_driverBases{nullptr};
 
 bool isIcdLoader(const char *path) {
   const char *slash = std::strrchr(path, '/');
@@ -58,9 +49,10 @@ Module classify(std::uintptr_t ip) {
     return Module::Ours;
   if (info.dli_fname && isIcdLoader(info.dli_fname))
     return Module::PassThrough;
-  for (const void *driver : driverBases())
-    if (info.dli_fbase == driver)
-      return Module::PassThrough;
+  if (const auto *drivers = g_driverBases.load(std::memory_order_acquire))
+    for (const void *driver : *drivers)
+      if (info.dli_fbase == driver)
+        return Module::PassThrough;
   return Module::Application;
 }
 
@@ -105,6 +97,19 @@ _Unwind_Reason_Code visitFrame(_Unwind_Context *context, void *arg) {
 }
 
 } // namespace
+
+void addDriverModule(const void *addressInDriver) noexcept {
+  const void *base = baseOf(addressInDriver);
+  if (!base)
+    return;
+  try {
+    const std::vector<const void *> *old = g_driverBases.load(std::memory_order_acquire);
+    auto *bases = old ? new std::vector<const void *>(*old) : new std::vector<const void *>();
+    bases->push_back(base);
+    g_driverBases.store(bases, std::memory_order_release); // DriverSet adds from one thread only
+  } catch (...) { // out of memory: that driver's frames may be taken for the application's
+  }
+}
 
 CallSite callerOfHook() noexcept {
   Walk walk;

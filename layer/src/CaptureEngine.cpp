@@ -5,7 +5,7 @@
 #include "ArgumentCapture.h"
 #include "BufferSnapshots.h"
 #include "CallSite.h"
-#include "CaptureControls.h"
+#include "CaptureSwitch.h"
 #include "CaptureFolder.h"
 #include "DataBudget.h"
 #include "ShapeQuota.h"
@@ -31,13 +31,12 @@ namespace fmt = clcapture::format;
 
 struct CaptureEngine::State {
   std::mutex mutex;
-  std::atomic<bool> enabled{true};
   HandleMirrors mirrors;
   std::map<cl_device_id, fmt::DeviceFacts> devices;
   std::uint64_t launches = 0;
   std::unique_ptr<fmt::CaptureRecorder> recorder;
   bool recorderTried = false;
-  CaptureControls controls = controlsFromEnvironment();
+  const CaptureControls &controls = captureControls();
   DataBudget budget{controls};
   ShapeQuota shapes{controls.dataPerShape};
   /// CLCAPTURE_STORE: the sources of the binaries applications cache; null when off. Used outside `mutex`
@@ -52,7 +51,7 @@ struct CaptureEngine::State {
     std::string folder;
     recorder = openCaptureFolder(folder);
     if (!recorder) {
-      enabled = false;
+      disableCaptureSilently(); // openCaptureFolder logged why
       return nullptr;
     }
     recorder->packSmallBlobs(controls.pack);
@@ -73,21 +72,7 @@ CaptureEngine &CaptureEngine::instance() {
   return *engine;
 }
 
-CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {
-  if (!m_state->controls.error.empty()) {
-    log(LogLevel::Error, m_state->controls.error + "; capture disabled");
-    m_state->enabled = false;
-  }
-}
-
-bool CaptureEngine::enabled() const {
-  return m_state->enabled.load(std::memory_order_relaxed);
-}
-
-void CaptureEngine::disable(const std::string &what) {
-  if (m_state->enabled.exchange(false))
-    log(LogLevel::Error, what + "; capture disabled for the rest of the run");
-}
+CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {}
 
 void CaptureEngine::programCreated(cl_program program, std::string source) {
   // Every engine entry runs inside a hook, so the stack still leads back to the application's call.
@@ -534,7 +519,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
                kHowToRecoverSource;
   if (!noSource.empty()) {
     if (auto status = rec->appendNotCaptured(facts, noSource); !status)
-      disable(status.error());
+      disableCapture(status.error());
     return nullptr;
   }
 
@@ -543,7 +528,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
   if (k.kernelFile.empty()) {
     auto kernelFile = rec->putKernelSource(k.name, k.program->source);
     if (!kernelFile) {
-      disable(kernelFile.error());
+      disableCapture(kernelFile.error());
       return nullptr;
     }
     k.kernelFile = *kernelFile;

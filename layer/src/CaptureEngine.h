@@ -3,11 +3,13 @@
 // The engine mirrors the application's programs, kernels (with their argument values) and buffers, keyed by
 // the driver's real handles, and turns each successful launch into an instantiation plus launch facts in the
 // capture folder (common/'s CaptureRecorder). Handles are forgotten when the application's own reference
-// count reaches zero, because drivers reuse them. Any internal failure is logged once and turns capture off;
+// count reaches zero, because drivers reuse them. Any internal failure turns capture off (CaptureSwitch.h);
 // the application's calls and results are never affected.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "LaunchShape.h"
 
 #include <CL/cl_icd.h>
 #include <cstddef>
@@ -20,13 +22,6 @@ namespace clcapture::layer {
 
 struct PendingLaunch;
 
-struct LaunchShape {
-  std::vector<std::uint64_t> globalOffset; ///< empty: NULL
-  std::vector<std::uint64_t> globalSize;
-  std::vector<std::uint64_t> localSize; ///< empty: NULL
-  const char *enqueueFunction = "clEnqueueNDRangeKernel";
-};
-
 /// One device's binary, as given to clCreateProgramWithBinary.
 struct ProgramBinary {
   cl_device_id device = nullptr;
@@ -37,7 +32,6 @@ struct ProgramBinary {
 class CaptureEngine {
 public:
   static CaptureEngine &instance();
-  bool enabled() const;
 
   void programCreated(cl_program program, std::string source);
   /// A program without source (clCreateProgramWithIL): its launches are listed, not verifiable.
@@ -98,9 +92,6 @@ public:
   /// Waits until every launch seen so far is on disk (giving up after 10 s without progress): at exit or when the loader unloads us.
   void drain();
 
-  /// Logs `what` once and stops capturing.
-  void disable(const std::string &what);
-
   CaptureEngine(const CaptureEngine &) = delete;
   CaptureEngine &operator=(const CaptureEngine &) = delete;
 
@@ -112,17 +103,5 @@ private:
   struct State;
   std::unique_ptr<State> m_state;
 };
-
-/// Runs `f`, turning any exception into disabling the capture: nothing may cross the C ABI.
-template <typename F> void guarded(const char *where, F &&f) noexcept {
-  try {
-    if (CaptureEngine::instance().enabled())
-      f();
-  } catch (const std::exception &e) {
-    CaptureEngine::instance().disable(std::string(where) + ": " + e.what());
-  } catch (...) {
-    CaptureEngine::instance().disable(std::string(where) + ": unknown exception");
-  }
-}
 
 } // namespace clcapture::layer

@@ -2,6 +2,7 @@
 
 #include "DriverSet.h"
 
+#include "CallSite.h"
 #include "DispatchPatcher.h"
 #include "Downstream.h"
 #include "Hooks.h"
@@ -152,6 +153,7 @@ DriverSet::DriverSet() {
       m_problems.push_back("skipped " + lib + ": clIcdGetPlatformIDsKHR failed");
       continue;
     }
+    addDriverModule(reinterpret_cast<const void *>(d.getPlatformIDs));
     // Hooks go into the driver's own table before the application can see any of its handles, unless the
     // layer front end already captures in this process (then the shim only forwards).
     if (claimFrontEnd(FrontEnd::Icd))

@@ -9,6 +9,7 @@
 #include "Hooks.h"
 
 #include "CaptureEngine.h"
+#include "CaptureSwitch.h"
 #include "Downstream.h"
 #include "HookList.h"
 #include "Log.h"

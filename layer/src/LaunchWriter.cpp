@@ -3,7 +3,7 @@
 #include "LaunchWriter.h"
 
 #include "CallSiteResolver.h"
-#include "CaptureEngine.h"
+#include "CaptureSwitch.h"
 #include "Log.h"
 
 #include <chrono>
@@ -273,8 +273,7 @@ void LaunchWriter::run() {
 }
 
 void LaunchWriter::write(PendingLaunch &launch) {
-  CaptureEngine &engine = CaptureEngine::instance();
-  if (!engine.enabled())
+  if (!captureEnabled())
     return;
   try {
     describeCalls(launch);
@@ -285,7 +284,7 @@ void LaunchWriter::write(PendingLaunch &launch) {
       std::optional<std::string> &skipped = snap->after ? af.dataAfterSkipped : af.dataSkipped;
       auto name = storeBlob(*launch.recorder, *snap->blob);
       if (!name) {
-        engine.disable(name.error());
+        disableCapture(name.error());
         return;
       }
       if (name->empty()) {
@@ -298,7 +297,7 @@ void LaunchWriter::write(PendingLaunch &launch) {
     for (auto &[argument, blob] : launch.reused) {
       auto name = storeBlob(*launch.recorder, *blob);
       if (!name) {
-        engine.disable(name.error());
+        disableCapture(name.error());
         return;
       }
       fmt::ArgumentFacts &af = launch.facts.arguments[argument];
@@ -311,16 +310,16 @@ void LaunchWriter::write(PendingLaunch &launch) {
     }
     auto index = launch.recorder->append(launch.inst, launch.facts);
     if (!index && launch.recorder->broken()) {
-      engine.disable(index.error());
+      disableCapture(index.error());
     } else if (!index) {
       // One launch the format refuses (e.g. a local size the driver accepted but OpenCL forbids) costs
       // that launch only: listed in the sidecar with the reason, capture goes on.
       log(LogLevel::Warning, "launch " + std::to_string(launch.facts.launch) + ": " + index.error());
       if (auto listed = launch.recorder->appendNotCaptured(launch.facts, index.error()); !listed)
-        engine.disable(listed.error());
+        disableCapture(listed.error());
     }
   } catch (const std::exception &e) {
-    engine.disable(std::string("writing a launch: ") + e.what());
+    disableCapture(std::string("writing a launch: ") + e.what());
   }
 }
 

@@ -2,7 +2,7 @@
 
 #include "ShapeQuota.h"
 
-#include "CaptureEngine.h"
+#include "LaunchShape.h"
 #include "clcapture/format/BlobStore.h"
 
 #include <cstring>

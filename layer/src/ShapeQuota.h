@@ -18,6 +18,7 @@
 #pragma once
 
 #include "HandleMirrors.h"
+#include "LaunchShape.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,8 +26,6 @@
 #include <unordered_map>
 
 namespace clcapture::layer {
-
-struct LaunchShape;
 
 class ShapeQuota {
 public:
