@@ -8,6 +8,7 @@
 #include "CaptureSwitch.h"
 #include "CaptureFolder.h"
 #include "DataBudget.h"
+#include "DriverAnswers.h"
 #include "ShapeQuota.h"
 #include "DriverQueries.h"
 #include "HandleMirrors.h"
@@ -32,7 +33,7 @@ namespace fmt = clcapture::format;
 struct CaptureEngine::State {
   std::mutex mutex;
   HandleMirrors mirrors;
-  std::map<cl_device_id, fmt::DeviceFacts> devices;
+  DriverAnswers driver;
   std::uint64_t launches = 0;
   std::unique_ptr<fmt::CaptureRecorder> recorder;
   bool recorderTried = false;
@@ -57,13 +58,6 @@ struct CaptureEngine::State {
     recorder->packSmallBlobs(controls.pack);
     budget.configure(folder);
     return recorder.get();
-  }
-
-  const fmt::DeviceFacts &deviceFacts(const cl_icd_dispatch &d, cl_device_id device) {
-    auto it = devices.find(device);
-    if (it == devices.end())
-      it = devices.emplace(device, askDeviceFacts(d, device)).first;
-    return it->second;
   }
 };
 
@@ -480,17 +474,17 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
     return nullptr;
   cl_device_id device = nullptr;
   if (!d.clGetCommandQueueInfo || !d.clGetDeviceInfo || !d.clGetKernelInfo ||
-      !(device = s.mirrors.queueDevice(d, queue))) {
+      !(device = s.driver.queueDevice(d, queue))) {
     log(LogLevel::Warning, "launch " + std::to_string(launch) +
                                ": cannot ask the driver about the queue; "
                                "not captured");
     return nullptr;
   }
-  const fmt::DeviceFacts &dev = s.deviceFacts(d, device);
+  const fmt::DeviceFacts &dev = s.driver.device(d, device);
 
   auto pending = std::make_shared<PendingLaunch>();
   pending->queue = queue;
-  pending->outOfOrderQueue = s.mirrors.outOfOrder(d, queue);
+  pending->outOfOrderQueue = s.driver.queueOutOfOrder(d, queue);
   pending->recorder = rec;
   pending->driver = &d;
   fmt::LaunchFacts &facts = pending->facts;
@@ -597,6 +591,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
 void CaptureEngine::queueReleased(cl_command_queue queue) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   m_state->mirrors.queueReleased(queue);
+  m_state->driver.queueReleased(queue);
 }
 
 void CaptureEngine::queueFinished(cl_command_queue queue) {

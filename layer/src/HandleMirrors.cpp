@@ -36,19 +36,6 @@ std::uint64_t HandleMirrors::queueNumber(cl_command_queue queue) {
   return it->second;
 }
 
-bool HandleMirrors::outOfOrder(const cl_icd_dispatch &d, cl_command_queue queue) {
-  auto known = queueOutOfOrder.find(queue);
-  if (known != queueOutOfOrder.end())
-    return known->second;
-  bool result = true; // when in doubt, wait explicitly
-  cl_command_queue_properties props = 0;
-  if (d.clGetCommandQueueInfo &&
-      d.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props, &props, nullptr) == CL_SUCCESS)
-    result = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-  queueOutOfOrder.emplace(queue, result);
-  return result;
-}
-
 std::uint64_t HandleMirrors::threadNumber() {
   thread_local std::uint64_t number = UINT64_MAX;
   if (number == UINT64_MAX)
@@ -56,21 +43,8 @@ std::uint64_t HandleMirrors::threadNumber() {
   return number;
 }
 
-cl_device_id HandleMirrors::queueDevice(const cl_icd_dispatch &d, cl_command_queue queue) {
-  auto known = queueDevices.find(queue);
-  if (known != queueDevices.end())
-    return known->second;
-  cl_device_id device = nullptr;
-  if (d.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS)
-    return nullptr;
-  queueDevices.emplace(queue, device);
-  return device;
-}
-
 void HandleMirrors::queueReleased(cl_command_queue queue) {
   queues.erase(queue);
-  queueOutOfOrder.erase(queue);
-  queueDevices.erase(queue);
 }
 
 void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable) {

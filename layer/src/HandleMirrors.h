@@ -112,8 +112,6 @@ struct HandleMirrors {
   std::map<cl_mem, MemInfo> mems;
   std::map<std::uintptr_t, SvmInfo> svms; ///< by start address
   std::map<cl_command_queue, std::uint64_t> queues;
-  std::map<cl_command_queue, bool> queueOutOfOrder;
-  std::map<cl_command_queue, cl_device_id> queueDevices;
   std::uint64_t nextProgram = 0, nextMem = 0, nextSvm = 0, nextThread = 0, nextQueue = 0;
   /// Off once the application may change buffers in ways the hooks do not see (an extension function that
   /// enqueues work): then no launch reuses an earlier read.
@@ -123,10 +121,6 @@ struct HandleMirrors {
   const SvmInfo *svmHolding(const void *pointer, std::uint64_t &offset) const;
   /// The queue's number: counted, never reused, even when the driver reuses a released queue's handle.
   std::uint64_t queueNumber(cl_command_queue queue);
-  /// The queue's device (asked once); null when the driver cannot say.
-  cl_device_id queueDevice(const cl_icd_dispatch &d, cl_command_queue queue);
-  /// Whether the queue runs commands out of order (asked once; true when the driver cannot say).
-  bool outOfOrder(const cl_icd_dispatch &d, cl_command_queue queue);
   /// This host thread's number: assigned at its first launch and kept in a thread_local, because the system
   /// reuses thread ids once a thread has ended (a map keyed by id merged two threads of the threads sample).
   std::uint64_t threadNumber();
