@@ -28,7 +28,9 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
 import sys
 import tempfile
 import time
@@ -42,12 +44,47 @@ import launch_manifest  # noqa: E402
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND_ICD = os.environ.get("CLCAPTURE_OCLGRIND_ICD", "/usr/lib/oclgrind/liboclgrind-rt-icd.so")
 HOST_TIMEOUT = 600  # seconds for one host run (a launch that hangs is skipped after it)
+LAUNCH_TIMEOUT = 60  # seconds for one launch (its build and run) before the host is taken as hung (a divergent
+# barrier can hang PoCL: the capture is written before the launch runs, so only the run is lost)
 VERIFY_TIMEOUT = 60  # clcapture-verify --timeout per instantiation
 KNOWN_FALSE_ALARMS = os.path.join(SOUNDNESS, "known_false_alarms.json")
 ORACLE_MESSAGE = re.compile(r"^(Read-write data race|Write-write data race|Work-group divergence detected)", re.M)
 
 
 # ---- running the host
+
+
+def watch_host(argv, env, err, timeout):
+    """Runs one host; kills it when a launch (from its `build`/`start` line to the next line) takes longer
+    than LAUNCH_TIMEOUT, or the whole run longer than `timeout`. Returns (exit code or None, why it was
+    killed or None, stdout)."""
+    lines, last_line = [], [time.monotonic()]
+
+    def read(stream):
+        for line in stream:
+            lines.append(line)
+            last_line[0] = time.monotonic()
+
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
+    reader = threading.Thread(target=read, args=(p.stdout,), daemon=True)
+    reader.start()
+    started, why = time.monotonic(), None
+    while p.poll() is None:
+        now = time.monotonic()
+        if now - last_line[0] > LAUNCH_TIMEOUT:
+            why = f"hung (one launch took more than {LAUNCH_TIMEOUT} s)"
+        elif now - started > timeout:
+            why = f"hung (more than {timeout} s)"
+        if why:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+            break
+        time.sleep(0.2)
+    reader.join(timeout=10)
+    return (None if why else p.returncode), why, "".join(lines)
 
 
 def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
@@ -62,15 +99,10 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
     while first < len(names):
         argv = command(first, runs)
         runs += 1
-        with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-            try:
-                p = subprocess.run(argv, env=env, stdout=out, stderr=err, timeout=timeout)
-                code, why = p.returncode, None
-            except subprocess.TimeoutExpired:
-                code, why = None, f"hung (more than {timeout} s)"
-            out.seek(0)
+        with tempfile.TemporaryFile("w+") as err:
+            code, why, stdout = watch_host(argv, env, err, timeout)
             err.seek(0)
-            stdout, stderr = out.read(), err.read()
+            stderr = err.read()
         stderr_all.append(stderr)
         started = last_done = None  # the launch the host was in (building or running it), the last done
         for line in stdout.splitlines():
@@ -334,7 +366,6 @@ def run_batch(seed, size, out, tools, args, known):
             grind_result.update(run_host(lambda first, i: [tools.host, manifest_path, "--first", str(first),
                                                            "--source-key", "oracle_source"],
                                          oclgrind_env(), manifest["launches"]))
-        import threading
         thread = threading.Thread(target=grind)
         thread.start()
         results = verify(tools, capture["captures"], folder, args.jobs)
