@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DriverSet.h"
-#include "Log.h"
-#include "RunStatus.h"
+#include "dispatch/DriverSet.h"
+#include "process/Log.h"
+#include "writer/RunStatus.h"
 
 #include <CL/cl_icd.h>
 #include <cstring>

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CaptureEngine.h"
-#include "CaptureSwitch.h"
-#include "Downstream.h"
-#include "Hooks.h"
-#include "Log.h"
-#include "RunStatus.h"
+#include "engine/CaptureEngine.h"
+#include "process/CaptureSwitch.h"
+#include "dispatch/Downstream.h"
+#include "dispatch/Hooks.h"
+#include "process/Log.h"
+#include "writer/RunStatus.h"
 
 #include <CL/cl_layer.h>
 #include <cstring>

@@ -19,7 +19,7 @@
 
 namespace clcapture::launcher {
 
-/// What the layer reported from the command's processes (layer/src/RunStatus.h), summed.
+/// What the layer reported from the command's processes (layer/src/writer/RunStatus.h), summed.
 struct RunStatusTotals {
   std::size_t processes = 0;      ///< processes that loaded the capture library and exited normally
   std::int64_t platforms = -1;    ///< handed to the loader by the shim; -1: unknown (layer only)

@@ -3,7 +3,7 @@
 #include "Doctor.h"
 
 #include "ChildProbe.h"
-#include "DriverSet.h"
+#include "dispatch/DriverSet.h"
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
 

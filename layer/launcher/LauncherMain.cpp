@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CaptureControls.h"
+#include "process/CaptureControls.h"
 #include "CaptureSummary.h"
 #include "Doctor.h"
 #include "LaunchEnvironment.h"

@@ -3,7 +3,7 @@
 #include "Preflight.h"
 
 #include "ChildProbe.h"
-#include "DriverSet.h"
+#include "dispatch/DriverSet.h"
 
 #include <dlfcn.h>
 #include <filesystem>

@@ -1,6 +1,6 @@
 // CLCAPTURE_* settings: what each accepts, and the exact message for what it does not.
-#include "CaptureControls.h"
-#include "FreeSpaceGuard.h"
+#include "process/CaptureControls.h"
+#include "engine/FreeSpaceGuard.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Where the capture library looks for the real driver (SPEC §1: CLCAPTURE_ICD, else the vendors folder).
-#include "DriverSet.h"
+#include "dispatch/DriverSet.h"
 #include "TestSupport.h"
 
 #include <catch2/catch.hpp>

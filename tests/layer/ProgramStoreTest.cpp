@@ -1,6 +1,6 @@
 // The program store: what goes in comes back for the same binary only, a damaged entry is never trusted,
 // and the folder stays within its bound by dropping the least recently used entries.
-#include "ProgramStore.h"
+#include "engine/ProgramStore.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>

@@ -1,5 +1,5 @@
 // SourceInliner: #include lines resolved into the captured source, so the capture folder compiles alone.
-#include "SourceInliner.h"
+#include "engine/SourceInliner.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>

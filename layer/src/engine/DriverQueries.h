@@ -1,0 +1,27 @@
+//===- DriverQueries.h - What the engine asks the driver about devices and kernels -*- C++ -*-===//
+//
+// Plain clGet*Info questions through the driver's own entries (never through the loader: a call by name
+// would come back into the hooks). Each answers empty rather than failing: a driver that cannot say leaves
+// the fact out of the capture.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/HandleMirrors.h"
+#include "clcapture/format/Sidecar.h"
+
+#include <CL/cl_icd.h>
+#include <string>
+#include <vector>
+
+namespace clcapture::layer {
+
+/// A string-valued clGetDeviceInfo; empty when the driver does not answer.
+std::string deviceString(const cl_icd_dispatch &d, cl_device_id device, cl_device_info what);
+/// Name, vendor, versions, address bits and byte order of a device (SPEC §3 sidecar device facts).
+format::DeviceFacts askDeviceFacts(const cl_icd_dispatch &d, cl_device_id device);
+/// Names, type names and address qualifiers of a kernel's parameters (clGetKernelArgInfo; PoCL answers
+/// only for programs built with -cl-kernel-arg-info, which the build hook adds).
+std::vector<ParamInfo> askParams(const cl_icd_dispatch &d, cl_kernel kernel);
+
+} // namespace clcapture::layer
