@@ -293,6 +293,108 @@ void printDrivers(const PreflightReport &pre, std::FILE *out) {
     std::fprintf(out, "  pre-flight: %s\n", pre.failure.c_str());
 }
 
+/// The probe child's records, by step.
+struct ProbeRecords {
+  json loader, platformsList, maps;
+  std::vector<json> platforms;
+};
+
+ProbeRecords sortRecords(const ProbeResult &probe) {
+  ProbeRecords r;
+  for (const auto &record : probe.records) {
+    std::string step = field(record, "step");
+    if (step == "loader")
+      r.loader = record;
+    else if (step == "platforms")
+      r.platformsList = record;
+    else if (step == "platform")
+      r.platforms.push_back(record);
+    else if (step == "maps")
+      r.maps = record;
+  }
+  return r;
+}
+
+struct PlatformCounts {
+  std::size_t devices = 0; ///< on the platforms behind clcapture or not
+  std::size_t behind = 0;  ///< platforms whose launches go through clcapture
+};
+
+/// Platforms and devices, as the application sees them.
+PlatformCounts printPlatforms(const ProbeRecords &r, const ProbeResult &probe, bool layer,
+                              const std::vector<std::string> &layerLog, std::FILE *out) {
+  std::fprintf(out, "platforms an application sees through %s:\n", kLoaderName);
+  const bool layerActive = std::any_of(layerLog.begin(), layerLog.end(), [](const std::string &line) {
+    return line.find(kLayerActiveLine) != std::string::npos;
+  });
+  PlatformCounts counts;
+  for (const auto &p : r.platforms) {
+    bool inFront = layer ? layerActive : flagField(p, "patched", false);
+    counts.behind += inFront;
+    std::fprintf(out, "  platform %zu: %s (%s, %s)%s\n", static_cast<std::size_t>(numberField(p, "index")),
+                 field(p, "name").c_str(), field(p, "vendor").c_str(), field(p, "version").c_str(),
+                 inFront ? ", behind clcapture" : ", NOT behind clcapture");
+    if (!inFront && !layer && p.contains("launch_entry_in"))
+      std::fprintf(out, "    its launches go straight to %s\n", field(p, "launch_entry_in").c_str());
+    static const json kNone = json::array();
+    auto listed = p.find("devices");
+    const json &list = listed != p.end() && listed->is_array() ? *listed : kNone;
+    if (list.empty())
+      std::fprintf(out, "    no device (clGetDeviceIDs: %s)\n",
+                   clStatusText(static_cast<int>(numberField(p, "device_status"))).c_str());
+    for (std::size_t d = 0; d < list.size(); ++d)
+      std::fprintf(out, "    device %zu: %s (%s, %s)\n", d, field(list[d], "name").c_str(),
+                   field(list[d], "type").c_str(), field(list[d], "version").c_str());
+    counts.devices += list.size();
+  }
+  if (!r.platformsList.is_null() && r.platforms.empty())
+    std::fprintf(out, "  none: clGetPlatformIDs returned %s\n",
+                 clStatusText(static_cast<int>(numberField(r.platformsList, "status"))).c_str());
+  if (!probe.finished)
+    std::fprintf(out, "  the child listing them: %s\n", probe.failure.c_str());
+  return counts;
+}
+
+/// The first thing that stops capture, with its fix; empty when nothing does.
+std::string blockingReason(const PreflightReport &pre, const fs::path &library, const ProbeRecords &r,
+                           const ProbeResult &probe, bool layer, bool mapped, PlatformCounts counts) {
+  if (!pre.libraryLoads()) {
+    std::string advice =
+        pre.library.loaded ? std::string() : loadFailureAdvice(library.string(), pre.library.error);
+    return "the capture library does not load (" + pre.library.error + ")" + (advice.empty() ? "" : ": " + advice) +
+           "; the ICD loader skips it silently";
+  }
+  if (!r.loader.is_null() && !flagField(r.loader, "loaded", false))
+    return std::string("no OpenCL ICD loader: ") + kLoaderName +
+           " does not load: install ocl-icd-libopencl1 (Debian/Ubuntu) or ocl-icd (Fedora/RHEL)";
+  if (pre.usableDrivers() == 0)
+    return noDriverReason(pre);
+  if (r.loader.is_null() || r.platformsList.is_null())
+    return "listing the platforms through " + std::string(kLoaderName) + " failed: the child: " + probe.failure;
+  if (r.platforms.empty()) {
+    std::string why = "an application would find no platform (clGetPlatformIDs: " +
+                      clStatusText(static_cast<int>(numberField(r.platformsList, "status"))) + ")";
+    if (!mapped)
+      why += layer ? ": the loader did not load libclcapture.so as a layer"
+                   : ": the loader did not load libclcapture.so";
+    return why + "; the layer's log above says more";
+  }
+  if (!mapped)
+    return layer ? "the loader did not load libclcapture.so as a layer: it lacks OPENCL_LAYERS support "
+                   "(e.g. CUDA's bundled Khronos loader): run without --layer"
+                 : "the loader did not load libclcapture.so: it reads neither OCL_ICD_VENDORS nor "
+                   "OCL_ICD_FILENAMES; run the application with a loader that does (ocl-icd, or the "
+                   "Khronos loader)";
+  if (counts.behind == 0)
+    return layer ? "libclcapture.so is loaded but the loader did not put it in front (clInitLayer was not "
+                   "called, or another front end captures): the layer's log above says more"
+                 : "libclcapture.so is loaded but no platform goes through it (another driver answers the "
+                   "application): set --icd to the driver the application uses";
+  if (counts.devices == 0)
+    return "the platforms behind clcapture have no device: the driver finds no hardware";
+  return {};
+}
+
 } // namespace
 
 int runDoctor(int argc, char **argv) {
@@ -357,19 +459,8 @@ int runDoctor(int argc, char **argv) {
   if (logFd >= 0)
     ::unlink(logFile.c_str());
 
-  json loader, platformsRecord, mapsRecord;
-  std::vector<json> platforms;
-  for (auto &record : probe.records) {
-    std::string step = field(record, "step");
-    if (step == "loader")
-      loader = record;
-    else if (step == "platforms")
-      platformsRecord = record;
-    else if (step == "platform")
-      platforms.push_back(record);
-    else if (step == "maps")
-      mapsRecord = record;
-  }
+  ProbeRecords records = sortRecords(probe);
+  const json &loader = records.loader;
 
   // Loaders.
   std::string resolved = field(loader, "path");
@@ -391,86 +482,20 @@ int runDoctor(int argc, char **argv) {
 
   printDrivers(pre, out);
 
-  // Platforms and devices, as the application sees them.
-  std::fprintf(out, "platforms an application sees through %s:\n", kLoaderName);
-  const bool mapped = !field(mapsRecord, "mapped_as").empty();
-  const bool layerActive = std::any_of(layerLog.begin(), layerLog.end(), [](const std::string &line) {
-    return line.find(kLayerActiveLine) != std::string::npos;
-  });
-  std::size_t devices = 0, behind = 0;
-  for (const auto &p : platforms) {
-    bool inFront = layer ? layerActive : flagField(p, "patched", false);
-    behind += inFront;
-    std::fprintf(out, "  platform %zu: %s (%s, %s)%s\n", static_cast<std::size_t>(numberField(p, "index")),
-                 field(p, "name").c_str(), field(p, "vendor").c_str(), field(p, "version").c_str(),
-                 inFront ? ", behind clcapture" : ", NOT behind clcapture");
-    if (!inFront && !layer && p.contains("launch_entry_in"))
-      std::fprintf(out, "    its launches go straight to %s\n", field(p, "launch_entry_in").c_str());
-    static const json kNone = json::array();
-    auto listed = p.find("devices");
-    const json &list = listed != p.end() && listed->is_array() ? *listed : kNone;
-    if (list.empty())
-      std::fprintf(out, "    no device (clGetDeviceIDs: %s)\n",
-                   clStatusText(static_cast<int>(numberField(p, "device_status"))).c_str());
-    for (std::size_t d = 0; d < list.size(); ++d)
-      std::fprintf(out, "    device %zu: %s (%s, %s)\n", d, field(list[d], "name").c_str(),
-                   field(list[d], "type").c_str(), field(list[d], "version").c_str());
-    devices += list.size();
-  }
-  if (!platformsRecord.is_null() && platforms.empty())
-    std::fprintf(out, "  none: clGetPlatformIDs returned %s\n",
-                 clStatusText(static_cast<int>(numberField(platformsRecord, "status"))).c_str());
-  if (!probe.finished)
-    std::fprintf(out, "  the child listing them: %s\n", probe.failure.c_str());
+  PlatformCounts counts = printPlatforms(records, probe, layer, layerLog, out);
+  const bool mapped = !field(records.maps, "mapped_as").empty();
   std::fprintf(out, "libclcapture.so in that process: %s\n",
-               mapped ? ("mapped (" + field(mapsRecord, "mapped_as") + ")").c_str() : "NOT mapped");
+               mapped ? ("mapped (" + field(records.maps, "mapped_as") + ")").c_str() : "NOT mapped");
   if (!layerLog.empty()) {
     std::fprintf(out, "its log (CLCAPTURE_LOG=info):\n");
     for (const auto &line : layerLog)
       std::fprintf(out, "  %s\n", line.c_str());
   }
 
-  // The verdict: the first thing that stops capture, with its fix.
-  if (!pre.libraryLoads()) {
-    std::string advice =
-        pre.library.loaded ? std::string() : loadFailureAdvice(library.string(), pre.library.error);
-    return verdict("the capture library does not load (" + pre.library.error + ")" +
-                   (advice.empty() ? "" : ": " + advice) + "; the ICD loader skips it silently");
-  }
-  if (!loader.is_null() && !flagField(loader, "loaded", false))
-    return verdict(std::string("no OpenCL ICD loader: ") + kLoaderName +
-                   " does not load: install ocl-icd-libopencl1 (Debian/Ubuntu) or ocl-icd (Fedora/RHEL)");
-  if (pre.usableDrivers() == 0)
-    return verdict(noDriverReason(pre));
-  if (loader.is_null() || platformsRecord.is_null())
-    return verdict("listing the platforms through " + std::string(kLoaderName) +
-                   " failed: the child: " + probe.failure);
-  if (platforms.empty()) {
-    std::string why = "an application would find no platform (clGetPlatformIDs: " +
-                      clStatusText(static_cast<int>(numberField(platformsRecord, "status"))) + ")";
-    if (!mapped)
-      why += layer ? ": the loader did not load libclcapture.so as a layer"
-                   : ": the loader did not load libclcapture.so";
-    return verdict(why + "; the layer's log above says more");
-  }
-  if (!mapped)
-    return verdict(layer
-                       ? "the loader did not load libclcapture.so as a layer: it lacks OPENCL_LAYERS support "
-                         "(e.g. CUDA's bundled Khronos loader): run without --layer"
-                       : "the loader did not load libclcapture.so: it reads neither OCL_ICD_VENDORS nor "
-                         "OCL_ICD_FILENAMES; run the application with a loader that does (ocl-icd, or the "
-                         "Khronos loader)");
-  if (behind == 0)
-    return verdict(
-        layer ? "libclcapture.so is loaded but the loader did not put it in front (clInitLayer was not "
-                "called, or another front end captures): the layer's log above says more"
-              : "libclcapture.so is loaded but no platform goes through it (another driver answers the "
-                "application): set --icd to the driver the application uses");
-  if (devices == 0)
-    return verdict("the platforms behind clcapture have no device: the driver finds no hardware");
-  if (behind < platforms.size())
+  std::string reason = blockingReason(pre, library, records, probe, layer, mapped, counts);
+  if (reason.empty() && counts.behind < records.platforms.size())
     std::fprintf(out, "note: launches on the platforms NOT behind clcapture are not captured\n");
-  return verdict("");
+  return verdict(reason);
 }
 
 } // namespace clcapture::launcher

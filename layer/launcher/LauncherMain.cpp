@@ -61,6 +61,30 @@ int runSubcommand(const char *name, int argc, char **argv) {
   return 1;
 }
 
+/// Runs COMMAND as the launcher's child and waits for it. Like system(): the terminal's interrupt goes to the
+/// command. Returns the child's pid with its wait status in `status`, or -1 when fork failed (reported).
+pid_t runChild(std::vector<std::string> &command, int &status) {
+  pid_t child = ::fork();
+  if (child < 0) {
+    std::fprintf(stderr, "clcapture: fork failed: %s\n", std::strerror(errno));
+    return -1;
+  }
+  if (child == 0) {
+    std::vector<char *> args;
+    for (auto &a : command)
+      args.push_back(a.data());
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    std::fprintf(stderr, "clcapture: cannot run %s: %s\n", args[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGQUIT, SIG_IGN);
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return child;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -185,26 +209,10 @@ int main(int argc, char **argv) {
     statusPath[0] = '\0';
   }
 
-  pid_t child = ::fork();
-  if (child < 0) {
-    std::fprintf(stderr, "clcapture: fork failed: %s\n", std::strerror(errno));
-    return 1;
-  }
-  if (child == 0) {
-    std::vector<char *> args;
-    for (auto &a : command)
-      args.push_back(a.data());
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    std::fprintf(stderr, "clcapture: cannot run %s: %s\n", args[0], std::strerror(errno));
-    ::_exit(127);
-  }
-  // Like system(): the terminal's interrupt goes to the command; the launcher waits for it.
-  std::signal(SIGINT, SIG_IGN);
-  std::signal(SIGQUIT, SIG_IGN);
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  pid_t child = runChild(command, status);
+  if (child < 0)
+    return 1;
   launcher::RunStatusTotals runStatus = launcher::readRunStatus(statusPath);
   if (statusPath[0])
     ::unlink(statusPath);

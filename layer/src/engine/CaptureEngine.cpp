@@ -431,6 +431,59 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
   return pending;
 }
 
+namespace {
+
+/// Why launches of `p` on `device` cannot be verified (SPEC §3: programs built from a binary whose source the
+/// program store did not know, for this device, or from IL are listed in the sidecar); empty when they can.
+std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
+  if (!hasSource(p.origin))
+    return p.origin == fmt::ProgramOrigin::Il ? "program built from IL: no source to verify"
+           : p.noSourceReason.empty()         ? "program built from a binary: no source to verify"
+                                              : p.noSourceReason;
+  if (p.origin == fmt::ProgramOrigin::BinarySourceRecovered &&
+      std::find(p.sourceDevices.begin(), p.sourceDevices.end(), device) == p.sourceDevices.end())
+    return std::string("program built from binaries whose source the program store knows for other "
+                       "devices, not this one: no source to verify; to capture it, ") +
+           kHowToRecoverSource;
+  return {};
+}
+
+/// SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
+/// value, and the launch itself.
+std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape, CallSite enqueuedAt) {
+  std::vector<PendingLaunch::Call> calls;
+  if (k.program->createdAt)
+    calls.push_back({k.program->createdWith, std::nullopt, k.program->createdAt});
+  if (k.program->builtAt)
+    calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
+  for (std::size_t i = 0; i < k.params->size() && i < k.args.size(); ++i)
+    if (k.args[i].setAt)
+      calls.push_back({"clSetKernelArg", static_cast<std::uint32_t>(i), k.args[i].setAt});
+  if (enqueuedAt)
+    calls.push_back({shape.enqueueFunction, std::nullopt, enqueuedAt});
+  return calls;
+}
+
+/// CLCAPTURE_DATA_AFTER: the written buffers are read after the launch, in commit(). Only on an in-order
+/// queue, which runs the reads right after the launch and before any later command; on an out-of-order
+/// queue a later command that waits for the launch could change the bytes before the read takes them.
+void planReadsAfter(PendingLaunch &pending, const std::vector<ReadPlan> &written,
+                    const std::optional<std::string> &shapeLimit, DataBudget &budget) {
+  for (const ReadPlan &plan : written) {
+    std::optional<std::string> &skipped = pending.facts.arguments[plan.argument].dataAfterSkipped;
+    if (pending.outOfOrderQueue)
+      skipped = "an out-of-order queue: a later command may change the bytes before a read after the launch";
+    else if (shapeLimit)
+      skipped = *shapeLimit;
+    else if (auto refused = budget.take(plan.size))
+      skipped = *refused;
+    else
+      pending.afterReads.push_back(plan);
+  }
+}
+
+} // namespace
+
 std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispatch &d, cl_command_queue queue,
                                                              cl_kernel kernel, const LaunchShape &shape, bool backlogged) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
@@ -498,20 +551,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
   facts.buildOptions = k.program->options;
   facts.device = dev;
 
-  // SPEC §3: launches of programs built from a binary (whose source the program store did not know, for this
-  // device) or IL are listed in the sidecar, not verifiable.
-  std::string noSource;
-  if (!hasSource(k.program->origin))
-    noSource = k.program->origin == fmt::ProgramOrigin::Il ? "program built from IL: no source to verify"
-               : k.program->noSourceReason.empty() ? "program built from a binary: no source to verify"
-                                                   : k.program->noSourceReason;
-  else if (k.program->origin == fmt::ProgramOrigin::BinarySourceRecovered &&
-           std::find(k.program->sourceDevices.begin(), k.program->sourceDevices.end(), device) ==
-               k.program->sourceDevices.end())
-    noSource = std::string("program built from binaries whose source the program store knows for other "
-                           "devices, not this one: no source to verify; to capture it, ") +
-               kHowToRecoverSource;
-  if (!noSource.empty()) {
+  if (std::string noSource = whyNoSource(*k.program, device); !noSource.empty()) {
     if (auto status = rec->appendNotCaptured(facts, noSource); !status)
       disableCapture(status.error());
     return nullptr;
@@ -552,39 +592,12 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
   facts.aliases = std::move(captured.aliases);
   pending->reused = std::move(captured.reused);
 
-  // SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
-  // value, and the launch itself.
-  auto &calls = pending->calls;
-  if (k.program->createdAt)
-    calls.push_back({k.program->createdWith, std::nullopt, k.program->createdAt});
-  if (k.program->builtAt)
-    calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
-  for (std::size_t i = 0; i < k.params->size() && i < k.args.size(); ++i)
-    if (k.args[i].setAt)
-      calls.push_back({"clSetKernelArg", static_cast<std::uint32_t>(i), k.args[i].setAt});
-  if (enqueuedAt)
-    calls.push_back({shape.enqueueFunction, std::nullopt, enqueuedAt});
+  pending->calls = hostCalls(k, shape, enqueuedAt);
 
   pending->beforeReads = std::move(captured.reads);
 
-  // CLCAPTURE_DATA_AFTER: the written buffers are read after the launch, in commit(). Only on an in-order
-  // queue, which runs the reads right after the launch and before any later command; on an out-of-order
-  // queue a later command that waits for the launch could change the bytes before the read takes them.
-  if (s.controls.dataAfter && !captured.written.empty()) {
-    bool outOfOrder = pending->outOfOrderQueue;
-    for (const ReadPlan &plan : captured.written) {
-      std::optional<std::string> &skipped = facts.arguments[plan.argument].dataAfterSkipped;
-      if (outOfOrder)
-        skipped =
-            "an out-of-order queue: a later command may change the bytes before a read after the launch";
-      else if (shapeLimit)
-        skipped = *shapeLimit;
-      else if (auto refused = s.budget.take(plan.size))
-        skipped = *refused;
-      else
-        pending->afterReads.push_back(plan);
-    }
-  }
+  if (s.controls.dataAfter) // CLCAPTURE_DATA_AFTER
+    planReadsAfter(*pending, captured.written, shapeLimit, s.budget);
   return pending;
 }
 
