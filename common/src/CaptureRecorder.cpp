@@ -3,9 +3,9 @@
 #include "clcapture/format/CaptureRecorder.h"
 
 #include "clcapture/format/CaptureBlobs.h"
-#include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/GpuVerifyForm.h"
+#include "clcapture/format/InstantiationValidation.h"
 
 #include <system_error>
 

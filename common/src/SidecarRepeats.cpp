@@ -2,7 +2,7 @@
 
 #include "clcapture/format/SidecarRepeats.h"
 
-#include "clcapture/format/CaptureWriter.h"
+#include "clcapture/format/SidecarJson.h"
 
 #include <optional>
 

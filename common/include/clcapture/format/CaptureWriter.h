@@ -11,6 +11,7 @@
 #include "clcapture/format/Expected.h"
 #include "clcapture/format/Instantiation.h"
 #include "clcapture/format/Sidecar.h"
+#include "clcapture/format/SidecarJson.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -19,12 +20,9 @@
 
 namespace clcapture::format {
 
+/// The record captures.json holds for `inst`: its GPUVerify form (gpuverifyForm), keys in the seed's order.
+/// (The sidecar's toJson overloads are SidecarJson.h's.)
 nlohmann::ordered_json toJson(const Instantiation &inst);
-nlohmann::ordered_json toJson(const LaunchFacts &facts);
-nlohmann::ordered_json toJson(const SidecarHeader &header);
-nlohmann::ordered_json toJson(const DeviceFacts &device);
-nlohmann::ordered_json toJson(const ArgumentFacts &argument);
-nlohmann::ordered_json toJson(const HostCallFacts &call);
 
 /// One record as it appears inside the array (indented by `indent` spaces, no trailing newline).
 std::string serializeInstantiation(const Instantiation &inst, int indent = 2);

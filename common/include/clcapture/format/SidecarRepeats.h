@@ -15,7 +15,7 @@
 // first) and per kernel, queue and thread, so reader and writer both hold a bounded table, and the file
 // stays an append-only stream that a SIGKILL cuts between entries.
 //
-// Readers: CaptureReader expands repeats before it reads the entries (expandRepeats); so does
+// Readers: SidecarReader expands repeats entry by entry as it parses them (RepeatExpander); so does
 // tools/sidecar_expand.py for scripts, and the launcher's streaming summary keeps its own slot table.
 //
 //===----------------------------------------------------------------------===//
