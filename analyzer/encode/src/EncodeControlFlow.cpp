@@ -187,20 +187,23 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
         }
   cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
   m_iteration[&loop] = k;
+  // The back-edge count, read here once: enterBarrierLoop counts intervals with it, enterBlock bounds k by it.
+  TripCount &count = m_tripCounts[&loop];
+  const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
+  count.computable = !llvm::isa<llvm::SCEVCouldNotCompute>(taken);
+  if (count.computable)
+    count.taken = fromScev(taken);
   if (barriers)
-    if (auto status = enterBarrierLoop(loop); !status)
+    if (auto status = enterBarrierLoop(loop, count.taken); !status)
       return status;
   Exactness how;
-  const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
-  cvc5::Term bound = m_tf.boolean(true);
-  if (auto t = llvm::isa<llvm::SCEVCouldNotCompute>(taken) ? std::nullopt : fromScev(taken)) {
-    bound = m_tf.ule(k, m_tf.resize(t->term, 64, false));
-    how = t->how;
+  if (count.taken) {
+    count.bound = m_tf.ule(k, m_tf.resize(count.taken->term, 64, false));
+    how = count.taken->how;
   } else {
     how = Exactness{"the trip count of the loop at " + loopPlace(loop)};
   }
   m_loopHow[&loop] = how;
-  (void)bound;
   m_loopEntry[&loop] = m_tf.boolean(false); // filled in by enterBlock for the header
   return {};
 }
@@ -215,17 +218,15 @@ unsigned ThreadEncoder::epochBitsFor(const llvm::LoopInfo &loops) {
   return 16;
 }
 
-format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
+format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop, const std::optional<SymValue> &taken) {
   auto refuse = [&](const std::string &why) {
     return format::fail("the loop at " + loopPlace(loop) + " contains a barrier and " + why);
   };
   // The number of iterations, exactly: a barrier's intervals after the loop depend on it.
-  const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
-  auto t = llvm::isa<llvm::SCEVCouldNotCompute>(taken) ? std::nullopt : fromScev(taken);
-  if (!t)
+  if (!taken)
     return refuse("its trip count is not known for this launch");
-  if (!t->how.exact())
-    return refuse("its trip count depends on " + t->how.abstraction);
+  if (!taken->how.exact())
+    return refuse("its trip count depends on " + taken->how.abstraction);
   const llvm::BasicBlock *exiting = loop.getExitingBlock();
   if (!exiting || m_loops.getLoopFor(exiting) != &loop || !loop.getLoopLatch())
     return refuse("it is left from more than one place");
@@ -263,7 +264,7 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop) {
   }
   auto perIteration = out[loop.getLoopLatch()];
   m_barrierLoops[&loop] = BarrierLoop{{m_tf.constant(64, perIteration.first), m_tf.constant(64, perIteration.second)},
-                                      m_tf.resize(t->term, 64, false)};
+                                      m_tf.resize(taken->term, 64, false)};
   return {};
 }
 
@@ -346,12 +347,14 @@ format::Status ThreadEncoder::enterBlock(llvm::BasicBlock &block) {
     // This iteration is a real one: k ≤ the number of times the back edge is taken. When that number is
     // not known exactly (a data-dependent break), its upper bound still limits k (sound: no real iteration
     // is left out), but a witness may then be an iteration that never runs (inexact, set by enterLoop).
-    const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(loop);
-    if (llvm::isa<llvm::SCEVCouldNotCompute>(taken))
-      taken = m_scev.getSymbolicMaxBackedgeTakenCount(loop);
-    if (!llvm::isa<llvm::SCEVCouldNotCompute>(taken))
-      if (auto t = fromScev(taken))
+    if (const TripCount &count = m_tripCounts[loop]; count.computable) {
+      if (count.taken)
+        reach = m_tf.land(reach, count.bound);
+    } else if (const llvm::SCEV *max = m_scev.getSymbolicMaxBackedgeTakenCount(loop);
+               !llvm::isa<llvm::SCEVCouldNotCompute>(max)) {
+      if (auto t = fromScev(max))
         reach = m_tf.land(reach, m_tf.ule(m_iteration[loop], m_tf.resize(t->term, 64, false)));
+    }
     how = how & m_loopHow[loop];
     if (auto barrierLoop = m_barrierLoops.find(loop); barrierLoop != m_barrierLoops.end()) {
       // Iteration k starts k iterations' intervals after the loop's entry. A loop with barriers runs fewer

@@ -211,4 +211,11 @@ private:
   std::map<std::string, unsigned> m_names;
 };
 
+namespace detail {
+
+/// The value of a bit-vector constant of at most 64 bits.
+inline std::uint64_t constantOf(const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); }
+
+} // namespace detail
+
 } // namespace clcapture::encode

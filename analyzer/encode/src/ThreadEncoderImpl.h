@@ -96,8 +96,9 @@ private:
   bool reachedWhenever(const llvm::BasicBlock &dominator, const llvm::BasicBlock &block) const;
   format::Status enterLoop(llvm::Loop &loop);
   /// A loop whose body holds barriers: checks what the shared-iteration encoding needs (see m_barrierLoops)
-  /// and records the intervals an iteration spans; fails with the reason otherwise.
-  format::Status enterBarrierLoop(llvm::Loop &loop);
+  /// and records the intervals an iteration spans; fails with the reason otherwise. `taken`: the loop's
+  /// back-edge count (TripCount::taken).
+  format::Status enterBarrierLoop(llvm::Loop &loop, const std::optional<SymValue> &taken);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
   // --- memory (EncodeMemory.cpp) ---
@@ -195,6 +196,13 @@ private:
   std::map<const llvm::Loop *, cvc5::Term> m_iteration; ///< 64-bit iteration variable of a loop
   std::map<const llvm::Loop *, cvc5::Term> m_loopEntry; ///< the loop is entered
   std::map<const llvm::Loop *, Exactness> m_loopHow;
+  /// A loop's back-edge count, read once, when enterLoop enters its header.
+  struct TripCount {
+    bool computable = false;       ///< ScalarEvolution has an exact count (which fromScev may still not read)
+    std::optional<SymValue> taken; ///< that count as a term, when fromScev reads it
+    cvc5::Term bound;              ///< Bool: the iteration variable k ≤ taken; null without `taken`
+  };
+  std::map<const llvm::Loop *, TripCount> m_tripCounts;
   /// Loops with barriers, encoded at one iteration k per work-item like any loop, with the barrier
   /// intervals counted: iteration k starts at interval entry + k·perIteration (per fence), and the code
   /// after the loop is in the interval the exiting block is in at k = taken (the last iteration). Two

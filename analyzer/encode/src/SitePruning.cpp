@@ -1,0 +1,138 @@
+//===- SitePruning.cpp - Sites a race query can leave out, and a cheaper overlap test ----===//
+
+#include "SitePruning.h"
+
+#include "SiteChoice.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace clcapture::encode::detail {
+
+namespace {
+
+/// Whether `t` (a bit-vector) is a multiple of 2^k whatever its variables are, by its structure: a constant
+/// with k low zero bits, a sum or ite of such terms, a product with one such factor, a left shift by at
+/// least k, or an extension or low extract (wider than k bits) of one.
+bool multipleOfPowerOfTwo(const cvc5::Term &t, unsigned k, unsigned depth = 0) {
+  if (k == 0)
+    return true;
+  if (depth > 64 || !t.getSort().isBitVector())
+    return false;
+  using cvc5::Kind;
+  if (t.isBitVectorValue()) {
+    std::string bits = t.getBitVectorValue(2);
+    return bits.size() >= k && bits.find('1', bits.size() - k) == std::string::npos;
+  }
+  switch (t.getKind()) {
+  case Kind::BITVECTOR_ADD:
+  case Kind::BITVECTOR_SUB:
+    for (const cvc5::Term &c : t)
+      if (!multipleOfPowerOfTwo(c, k, depth + 1))
+        return false;
+    return true;
+  case Kind::BITVECTOR_MULT:
+    for (const cvc5::Term &c : t)
+      if (multipleOfPowerOfTwo(c, k, depth + 1))
+        return true;
+    return false;
+  case Kind::ITE:
+    return multipleOfPowerOfTwo(t[1], k, depth + 1) && multipleOfPowerOfTwo(t[2], k, depth + 1);
+  case Kind::BITVECTOR_SHL:
+    if (t[1].isBitVectorValue() && std::stoull(t[1].getBitVectorValue(10)) >= k)
+      return true;
+    return multipleOfPowerOfTwo(t[0], k, depth + 1);
+  case Kind::BITVECTOR_SIGN_EXTEND:
+  case Kind::BITVECTOR_ZERO_EXTEND:
+    return multipleOfPowerOfTwo(t[0], k, depth + 1);
+  case Kind::BITVECTOR_EXTRACT: {
+    // ((_ extract hi lo) x): a multiple of 2^k when lo = 0 and x is one (and the result keeps k bits).
+    cvc5::Op op = t.getOp();
+    if (op.getNumIndices() != 2)
+      return false;
+    unsigned long high = std::stoul(op[0].getIntegerValue()), low = std::stoul(op[1].getIntegerValue());
+    return low == 0 && high + 1 > k && multipleOfPowerOfTwo(t[0], k, depth + 1);
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b) {
+  auto objects = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {
+    for (unsigned id : sites) {
+      const cvc5::Term &o = s.records[t][id].pointer.object;
+      if (!o.isBitVectorValue())
+        return false; // some site's object is open: it may be any
+      out.insert(constantOf(o));
+    }
+    return true;
+  };
+  std::set<std::uint64_t> oa, ob;
+  bool allA = objects(0, a, oa), allB = objects(1, b, ob);
+  auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
+    sites.erase(std::remove_if(sites.begin(), sites.end(),
+                               [&](unsigned id) {
+                                 const cvc5::Term &o = s.records[t][id].pointer.object;
+                                 return o.isBitVectorValue() && !other.count(constantOf(o));
+                               }),
+                sites.end());
+  };
+  if (allB)
+    keep(0, a, ob);
+  if (allA)
+    keep(1, b, oa);
+}
+
+void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, bool local) {
+  auto constantIntervals = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {
+    for (unsigned id : sites) {
+      const cvc5::Term &e = epochOf(s.records[t][id], local);
+      if (!e.isBitVectorValue())
+        return false;
+      out.insert(constantOf(e));
+    }
+    return true;
+  };
+  std::set<std::uint64_t> ea, eb;
+  for (unsigned id : a)
+    if (s.sites[id].collective)
+      return; // an async copy is ordered by the wait on its event, not by intervals
+  for (unsigned id : b)
+    if (s.sites[id].collective)
+      return;
+  if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb))
+    return;
+  auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
+    sites.erase(std::remove_if(sites.begin(), sites.end(),
+                               [&](unsigned id) { return !other.count(constantOf(epochOf(s.records[t][id], local))); }),
+                sites.end());
+  };
+  keep(0, a, eb);
+  keep(1, b, ea);
+}
+
+std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+  std::optional<std::uint64_t> unit;
+  for (unsigned t = 0; t < 2; ++t)
+    for (unsigned id : t == 0 ? a : b) {
+      const AccessRecord &r = s.records[t][id];
+      if (!r.size.isBitVectorValue())
+        return std::nullopt;
+      std::uint64_t size = constantOf(r.size);
+      if (size == 0 || (size & (size - 1)) != 0 || (unit && *unit != size))
+        return std::nullopt;
+      unit = size;
+      unsigned k = 0;
+      while ((std::uint64_t{1} << k) < size)
+        ++k;
+      if (!multipleOfPowerOfTwo(r.pointer.offset, k))
+        return std::nullopt;
+    }
+  return unit;
+}
+
+} // namespace clcapture::encode::detail

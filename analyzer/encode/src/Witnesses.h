@@ -1,0 +1,44 @@
+//===- Witnesses.h - Reading a witness out of a model, and keeping it to defined behaviour -*- C++ -*-===//
+//
+// Internal to encode/: after a satisfiable query, the work-items' ids, the open values and the local size the
+// model chose; the guards (WitnessGuard) a real witness keeps to; and a last query for small open values.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "EncodingState.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace clcapture::encode::detail {
+
+/// The model's value of a bit-vector term of at most 64 bits (0 for anything else).
+std::uint64_t modelValue(cvc5::Solver &solver, const cvc5::Term &t);
+
+/// The model's ids of work-item `t` (0 = A, 1 = B).
+WorkItemIds idsFromModel(EncodingState &s, unsigned t);
+
+/// The values the current model gives the scalar arguments the capture does not give.
+OpenValues openValuesFromModel(EncodingState &s);
+
+/// The model's local size, when the capture left it open; nullopt otherwise.
+std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s);
+
+/// Both work-items keep every guard.
+cvc5::Term withinGuards(EncodingState &s);
+
+/// After `query` was satisfiable with an exact witness: if the model breaks a guard, ask again within the
+/// guards. Sat: the new model stands (true). Unsat: every witness of the query needs that behaviour — `out`
+/// becomes a satisfiable outcome through an abstraction named by the guard (false). Unknown: `out` is
+/// that answer (false).
+bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out);
+
+/// A witness reads better with small values of the open arguments (an index 7 rather than 2147483647): when
+/// the model's are not all in [0, 256], ask once more with them there; when that has no witness, ask
+/// `query` again for a model. `query` holds in the current model (the caller's witness query, guards included).
+void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::string &label);
+
+} // namespace clcapture::encode::detail
