@@ -189,6 +189,7 @@ def synthesise_capture(cap, launch, manifest_folder):
             facts["data"][name] = (bytes.fromhex(arg["contents"]).ljust(arg["bytes"], b"\0") if "contents" in arg
                                    else b"".join((i + 1).to_bytes(4, "little") for i in range((arg["bytes"] + 3) // 4))[:arg["bytes"]])
             facts["flags"][name] = ["CL_MEM_READ_ONLY" if arg.get("read_only") else "CL_MEM_READ_WRITE"]
+    facts["device_non_uniform"] = False  # as PoCL 3.1 answers CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
     shutil.rmtree(cap, ignore_errors=True)
     run_kernel.build_capture(cap, launch["kernel"] + ".cl", text, entry, params, inst, facts)
 

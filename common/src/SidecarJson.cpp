@@ -14,6 +14,8 @@ Json toJson(const DeviceFacts &d) {
   j["driver_version"] = d.driverVersion;
   j["address_bits"] = d.addressBits;
   j["endianness"] = toString(d.endianness);
+  if (d.nonUniformWorkGroups)
+    j["non_uniform_work_groups"] = *d.nonUniformWorkGroups;
   return j;
 }
 

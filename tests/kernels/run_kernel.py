@@ -13,6 +13,8 @@ The kernel file carries its expectation (STYLE.md §6):
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
+           [--device-non-uniform=yes|no]  the device's CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT in the
+                                   sidecar (default: not stated, as an OpenCL 2.x device's)
   then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
            a finding), until the first line that is not a // comment.
 A capture folder is generated from the header (captures.json, sidecar for aliasing, data files) and
@@ -181,13 +183,16 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
         if kind in ("global", "constant") and pname not in launch.get("null", ()):
             target = launch["alias"].get(pname, pname)
             aliases.setdefault(target, []).append([p for p, _ in params].index(pname))
+    device = {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2", "driver_version": "0",
+              "address_bits": address_bits, "endianness": "little"}
+    if "device_non_uniform" in launch:
+        device["non_uniform_work_groups"] = launch["device_non_uniform"]
     meta = {"format": "clcapture-meta", "format_version": 2, "clcapture_version": "corpus", "process": {"executable": "corpus", "pid": 0,
             "started_at": "2026-01-01T00:00:00Z"},
             "launches": [{"launch": 0, "instantiation": 0, "enqueue_function": "clEnqueueNDRangeKernel",
                           "kernel_name": entry, "thread": 0, "queue": 0, "program": 0,
                           "program_origin": "source", "build_options": inst["compiler_flags"],
-                          "device": {"name": "corpus", "vendor": "corpus", "version": "OpenCL 1.2",
-                                     "driver_version": "0", "address_bits": address_bits, "endianness": "little"},
+                          "device": device,
                           "arguments": facts,
                           "aliases": sorted(g for g in aliases.values() if len(g) > 1), **exact}]}
     with open(os.path.join(folder, "captures.meta.json"), "w", encoding="utf-8") as f:
@@ -213,6 +218,11 @@ def launch_of(text, options):
             inst["compiler_flags"] = o.split("=", 1)[1]
         elif o == "--strict":
             launch["strict"] = True
+        elif o.startswith("--device-non-uniform="):
+            value = o.split("=", 1)[1]
+            if value not in ("yes", "no"):
+                raise SystemExit(f"--device-non-uniform takes yes or no, not {value}")
+            launch["device_non_uniform"] = value == "yes"
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value

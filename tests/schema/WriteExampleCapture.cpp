@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
     facts.launch = launch;
     facts.enqueueFunction = "clEnqueueNDRangeKernel";
     facts.kernelName = "scale";
-    facts.device = {"cpu", "PoCL", "OpenCL 3.0 PoCL", "3.1", 64, Endianness::Little};
+    facts.device = {"cpu", "PoCL", "OpenCL 3.0 PoCL", "3.1", 64, Endianness::Little, false};
     facts.arguments = {
         ArgumentFacts{0, ArgumentKind::Buffer, std::string("o"), std::string("float*"), std::string("global"),
                       0, 2, SubBufferFacts{1, 0}, std::nullopt, std::string("written by the kernel only")},
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   il.enqueueFunction = "clEnqueueTask";
   il.kernelName = "from_il";
   il.programOrigin = ProgramOrigin::Il;
-  il.device = {"cpu", "PoCL", "OpenCL 3.0 PoCL", "3.1", 64, Endianness::Little};
+  il.device = {"cpu", "PoCL", "OpenCL 3.0 PoCL", "3.1", 64, Endianness::Little, false};
   if (!(*rec)->appendNotCaptured(il, "program built from IL has no source")) {
     std::fprintf(stderr, "cannot append\n");
     return 1;

@@ -17,7 +17,10 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
   if (inst.globalSize.empty() || inst.globalSize.size() > 3)
     return fmt::fail("global_size must have 1 to 3 dimensions");
   c.workDim = static_cast<unsigned>(inst.globalSize.size());
-  c.nonUniformAllowed = fmt::allowsNonUniformWorkGroups(inst);
+  // A device that says it cannot run non-uniform work-groups gives a NULL local size uniform ones, whatever
+  // the program allows (docs/semantics.md row 2b); one that does not say may.
+  c.nonUniformAllowed = fmt::allowsNonUniformWorkGroups(inst) &&
+                        !(facts && facts->device.nonUniformWorkGroups == std::optional<bool>(false));
   for (unsigned d = 0; d < c.workDim; ++d)
     c.globalSize[d] = inst.globalSize[d];
   if (inst.localSize) {

@@ -97,7 +97,8 @@ DeviceFacts SidecarConverter::device(const Json &v, const std::string &path) {
   DeviceFacts d;
   if (!object(v, path))
     return d;
-  keys(v, path, {"name", "vendor", "version", "driver_version", "address_bits", "endianness"});
+  keys(v, path, {"name", "vendor", "version", "driver_version", "address_bits", "endianness",
+                 "non_uniform_work_groups"});
   d.name = str(v, path, "name");
   d.vendor = str(v, path, "vendor");
   d.version = str(v, path, "version");
@@ -110,6 +111,12 @@ DeviceFacts SidecarConverter::device(const Json &v, const std::string &path) {
     d.endianness = *parsed;
   else
     fail(join(path, "endianness"), "expected \"little\" or \"big\", got " + inQuotes(e));
+  if (auto it = v.find("non_uniform_work_groups"); it != v.end()) {
+    if (it->is_boolean())
+      d.nonUniformWorkGroups = it->get<bool>();
+    else
+      fail(join(path, "non_uniform_work_groups"), "expected true or false");
+  }
   return d;
 }
 

@@ -188,7 +188,7 @@ TEST_CASE("the sidecar's aliasing facts keep otherwise identical launches apart"
     f.enqueueFunction = "clEnqueueNDRangeKernel";
     f.kernelName = "k";
     f.queue = i; // launch identity: does not matter
-    f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, format::Endianness::Little};
+    f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, format::Endianness::Little, false};
     f.arguments = {format::ArgumentFacts{0, format::ArgumentKind::Buffer, std::string("a"),
                                          std::string("int*"), std::string("global"), 10 + i, 1, std::nullopt,
                                          std::nullopt, std::nullopt},

@@ -69,7 +69,7 @@ std::string recordLaunch(CaptureRecorder &rec, std::uint64_t n, const std::strin
   facts.launch = n;
   facts.enqueueFunction = "clEnqueueNDRangeKernel";
   facts.kernelName = "k";
-  facts.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
+  facts.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little, false};
   facts.arguments = {ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("uchar*"),
                                    std::string("global"), 0, 1, std::nullopt, std::nullopt, std::nullopt}};
   REQUIRE(rec.append(inst, facts));

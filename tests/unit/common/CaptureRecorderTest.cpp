@@ -45,7 +45,7 @@ std::uint64_t recordLaunch(CaptureRecorder &rec, std::uint64_t n, int distinct =
   facts.launch = n;
   facts.enqueueFunction = "clEnqueueNDRangeKernel";
   facts.kernelName = "k";
-  facts.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
+  facts.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little, false};
   facts.arguments = {ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("uchar*"),
                                    std::string("global"), 0, 1, std::nullopt, std::nullopt, std::nullopt},
                      ArgumentFacts{1, ArgumentKind::Scalar, std::string("n"), std::string("int"),
@@ -76,7 +76,7 @@ TEST_CASE("recorder: a capture folder that loads back with its facts", "[recorde
   il.kernelName = "from_spirv";
   il.programOrigin = ProgramOrigin::Il;
   il.enqueueFunction = "clEnqueueNDRangeKernel";
-  il.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
+  il.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little, false};
   REQUIRE((*rec)->appendNotCaptured(il, "program built from IL has no source"));
 
   Capture c = loadCapture(dir / "cap/captures.json");

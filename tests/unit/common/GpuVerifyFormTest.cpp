@@ -33,7 +33,7 @@ LaunchFacts factsOf(std::uint64_t launch) {
   f.launch = launch;
   f.enqueueFunction = "clEnqueueNDRangeKernel";
   f.kernelName = "k";
-  f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
+  f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little, false};
   return f;
 }
 

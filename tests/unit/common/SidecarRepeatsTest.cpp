@@ -32,7 +32,7 @@ LaunchFacts launchOf(std::uint64_t n, const std::string &kernel = "k") {
   f.enqueueFunction = "clEnqueueNDRangeKernel";
   f.kernelName = kernel;
   f.program = 1;
-  f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little};
+  f.device = {"cpu", "PoCL", "OpenCL 3.0", "3.1", 64, Endianness::Little, false};
   f.arguments = {ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("uchar*"),
                                std::string("global"), 4, 1, std::nullopt, std::nullopt, std::nullopt},
                  ArgumentFacts{1, ArgumentKind::Scalar, std::string("n"), std::string("int"),

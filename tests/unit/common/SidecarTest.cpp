@@ -29,7 +29,7 @@ Sidecar sample() {
   f.queue = 2;
   f.program = 3;
   f.buildOptions = "-DX=1";
-  f.device = {"gpu", "NVIDIA Corporation", "OpenCL 3.0 CUDA", "580.1", 64, Endianness::Little};
+  f.device = {"gpu", "NVIDIA Corporation", "OpenCL 3.0 CUDA", "580.1", 64, Endianness::Little, true};
   f.arguments = {
       ArgumentFacts{0, ArgumentKind::Buffer, std::string("a"), std::string("float*"), std::string("global"),
                     7, 1, SubBufferFacts{6, 256}, std::nullopt, std::nullopt},

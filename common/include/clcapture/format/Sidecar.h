@@ -30,6 +30,10 @@ struct DeviceFacts {
   std::string driverVersion; ///< CL_DRIVER_VERSION
   std::uint32_t addressBits = 0;
   Endianness endianness = Endianness::Little;
+  /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT (an OpenCL 3.0 query): whether the device runs a launch whose
+  /// local size does not divide its global size. Absent when the device does not answer it (OpenCL 2.x devices
+  /// have the support; 1.x programs cannot use it). With false, a NULL local size gets uniform groups.
+  std::optional<bool> nonUniformWorkGroups;
 };
 
 /// How an argument was passed, as the layer saw it (finer than the seed's four types).

@@ -5,8 +5,8 @@
 // (its bytes, not its file name), language, endianness, compiler flags, entry point, sizes (a missing
 // global_offset equals zeros), argument values, array sizes/spaces/flags and the bytes of their data files
 // (by XXH3-128), and, from the sidecar, the facts that change the semantics (program origin, build
-// options, enqueue function, device address bits and byte order, per argument kind/type/qualifier/flags/
-// sub-buffer origin/SVM offset/why data was skipped, aliasing groups). It leaves out what only
+// options, enqueue function, device address bits, byte order and non-uniform work-group support, per
+// argument kind/type/qualifier/flags/sub-buffer origin/SVM offset/why data was skipped, aliasing groups). It leaves out what only
 // identifies a launch: launch number, thread, queue, program and memory-object ids, host call sites.
 //
 //===----------------------------------------------------------------------===//
