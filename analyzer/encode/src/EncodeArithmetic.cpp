@@ -14,8 +14,8 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
     auto p = pointer(cast->getOperand(0));
     if (!p)
       return format::fail("a pointer the encoder cannot follow at " + placeOf(&inst));
-    if (isa<AddrSpaceCastInst>(cast) && to->getPointerAddressSpace() != static_cast<unsigned>(Space::Generic))
-      p->space = static_cast<Space>(to->getPointerAddressSpace());
+    if (isa<AddrSpaceCastInst>(cast) && to->getPointerAddressSpace() != static_cast<unsigned>(MemorySpace::Generic))
+      p->space = static_cast<MemorySpace>(to->getPointerAddressSpace());
     m_pointers[&inst] = *p;
     return {};
   }
@@ -278,7 +278,7 @@ format::Status ThreadEncoder::visitICmpInst(llvm::ICmpInst &inst) {
     cvc5::Term known = sameObject;
     cvc5::Term unknown = m_tf.fresh(m_tf.solver().getBooleanSort(), name("address_order" + std::to_string(m_fresh++)));
     cvc5::Term result = unknown;
-    auto globalSpace = [](Space sp) { return sp == Space::Global || sp == Space::Constant; };
+    auto globalSpace = [](MemorySpace sp) { return sp == MemorySpace::Global || sp == MemorySpace::Constant; };
     if (globalSpace(p->space) && globalSpace(q->space)) {
       cvc5::Term null = m_tf.constant(64, kNullObject), zero = m_tf.constant(64, 0), one = m_tf.constant(64, 1);
       auto isNull = [&](const SymPointer &x) { return m_tf.land(m_tf.eq(x.object, null), m_tf.eq(x.offset, zero)); };

@@ -108,7 +108,7 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
     SymValue stored{m_tf.fresh(m_tf.bv(static_cast<unsigned>(bytes * 8)), name("out" + std::to_string(m_fresh++))),
                     Exactness{"the value " + b.name + " stores at " + placeOf(&call)}};
     recordAccess(call, *p, m_tf.constant(64, bytes), {}, false, true, false, element, &stored);
-    if (p->space == Space::Private)
+    if (p->space == MemorySpace::Private)
       notePrivateStore(call, *p, m_tf.constant(64, bytes), nullptr);
     m_values[&call] = freshValue(type, "the result of " + b.name);
     return {};
@@ -155,7 +155,7 @@ format::Status ThreadEncoder::encodeIntrinsic(llvm::IntrinsicInst &call) {
     cvc5::Term size = m_tf.resize(len->term, 64, false);
     recordAccess(call, *dst, size, len->how, false, true, false,
                  indexedElementBytesOf(m_s.layout, call.getArgOperand(0)), nullptr);
-    if (dst->space == Space::Private)
+    if (dst->space == MemorySpace::Private)
       notePrivateStore(call, *dst, size, nullptr);
     if (src)
       recordAccess(call, *src, size, len->how, true, false, false,
@@ -295,14 +295,14 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
   // (or a scope that is not constant): treated as no atomicity at all between work-items.
   constexpr std::uint64_t kWorkGroup = 1, kDevice = 2, kAllDevices = 3;
   std::optional<std::uint64_t> scope = atomicScope(call, b);
-  bool groupScoped = scope && *scope == kWorkGroup && p->space != Space::Local;
+  bool groupScoped = scope && *scope == kWorkGroup && p->space != MemorySpace::Local;
   bool atomic = scope && (*scope == kWorkGroup || *scope == kDevice || *scope == kAllDevices);
   // atomic_cmpxchg(p, expected, desired) reads always and writes only when it reads `expected`: a read
   // site, and a write site whose reach requires success (CompareExchange).
   bool compareExchange = (b.name == "atomic_cmpxchg" || b.name == "atom_cmpxchg") && call.arg_size() == 3 &&
                          !call.getType()->isVoidTy();
   recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes && !compareExchange, atomic, bytes, nullptr);
-  if (p->space != Space::Private)
+  if (p->space != MemorySpace::Private)
     m_s.sites[m_s.siteFor(&call)].groupScopedAtomic = groupScoped;
   if (!call.getType()->isVoidTy()) {
     std::string what = "the value " + b.name + " returns at " + placeOf(&call);
@@ -319,12 +319,12 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
       CounterResult c{m_s.siteFor(&call),
                       static_cast<std::uint64_t>(*step) & mask,
                       m_loops.getLoopFor(call.getParent()) != nullptr,
-                      p->space == Space::Local || (scope && *scope == kWorkGroup),
+                      p->space == MemorySpace::Local || (scope && *scope == kWorkGroup),
                       m_reach[call.getParent()],
                       p->object,
                       p->offset,
                       result.term,
-                      p->space == Space::Local ? m_epoch.first : m_epoch.second,
+                      p->space == MemorySpace::Local ? m_epoch.first : m_epoch.second,
                       false,
                       what};
       // Exact where a real execution can give these results (a guard, stated by guardCounterResults): a
@@ -332,7 +332,7 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
       // global memory: groups share that counter without atomicity between them.
       c.exactWithGuard = m_s.openCounterCalls.count(&call) && !c.inLoop && p->object.isBitVectorValue() &&
                          p->how.exact() && m_reachHow[call.getParent()].exact() &&
-                         (p->space == Space::Local || !c.groupScoped);
+                         (p->space == MemorySpace::Local || !c.groupScoped);
       if (c.exactWithGuard)
         result.how = Exactness{};
       m_s.counterResults[m_thread].push_back(std::move(c));
@@ -346,7 +346,7 @@ void ThreadEncoder::recordCompareExchange(llvm::CallBase &call, const SymPointer
                                           bool groupScoped, const SymValue &result) {
   auto expected = value(call.getArgOperand(1)), desired = value(call.getArgOperand(2));
   recordAccess(call, at, m_tf.constant(64, bytes), {}, false, true, atomic, bytes, nullptr, 1);
-  if (at.space == Space::Private)
+  if (at.space == MemorySpace::Private)
     return;
   unsigned id = m_s.siteFor(&call, 1);
   m_s.sites[id].groupScopedAtomic = groupScoped;
@@ -363,7 +363,7 @@ void ThreadEncoder::recordCompareExchange(llvm::CallBase &call, const SymPointer
   CompareExchange c;
   c.site = id;
   c.inLoop = m_loops.getLoopFor(call.getParent()) != nullptr;
-  c.local = at.space == Space::Local;
+  c.local = at.space == MemorySpace::Local;
   c.reach = m_reach[call.getParent()];
   c.object = at.object;
   c.offset = at.offset;

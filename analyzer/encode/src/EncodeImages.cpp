@@ -18,7 +18,7 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
   llvm::Value *coordArg = call.getArgOperand(sampled ? 2 : 1);
   auto coord = value(coordArg);
   SymPointer at = *image;
-  at.space = Space::Global;
+  at.space = MemorySpace::Global;
   Exactness how = image->how;
   llvm::Type *ct = coordArg->getType();
   bool integerCoords = ct->isIntOrIntVectorTy();

@@ -112,7 +112,7 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
   using namespace llvm;
   auto *alloca = &inst;
   SymPointer p;
-  p.space = Space::Private;
+  p.space = MemorySpace::Private;
   p.object = m_tf.constant(64, kPrivateObject + m_nextPrivate++);
   if (inst.getAllocationSizeInBits(m_s.layout))
     m_privateBytes[kPrivateObject + m_nextPrivate - 1] =
@@ -215,9 +215,9 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
   }
   if (load->getType()->isPointerTy()) {
     // A pointer variable or array of pointers (or events) in private memory: the pointer stored last.
-    if (p->space == Space::Private)
+    if (p->space == MemorySpace::Private)
       if (auto r =
-              privatePointerAt(inst, *p, static_cast<Space>(load->getType()->getPointerAddressSpace()))) {
+              privatePointerAt(inst, *p, static_cast<MemorySpace>(load->getType()->getPointerAddressSpace()))) {
         m_pointers[&inst] = *r;
         return {};
       }
@@ -225,8 +225,8 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     // space — sound for proofs (an access through it may meet any other; setUpReadOnlyTables takes its
     // writes to reach anything), an abstraction for witnesses. A generic pointer could point into local
     // or global memory, which race by different rules: not followed.
-    auto space = static_cast<Space>(load->getType()->getPointerAddressSpace());
-    if (space != Space::Global && space != Space::Constant && space != Space::Local)
+    auto space = static_cast<MemorySpace>(load->getType()->getPointerAddressSpace());
+    if (space != MemorySpace::Global && space != MemorySpace::Constant && space != MemorySpace::Local)
       return format::fail("a generic pointer loaded from memory at " + placeOf(&inst) + " (pointer chasing)");
     SymPointer any;
     any.space = space;
@@ -236,7 +236,7 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     m_pointers[&inst] = any;
     return {};
   }
-  if (p->space == Space::Private)
+  if (p->space == MemorySpace::Private)
     if (auto v = privateValueAt(inst, *p)) {
       m_values[&inst] = *v;
       return {};
@@ -253,7 +253,7 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
   // An open value read by a plain whole load of shared memory, that decides control flow or an address:
   // stateUniformReads relates it to the other work-item's read of the same place. (Values that only flow
   // into stored data are left alone: each such fact costs the solver, and they rarely decide a race.)
-  if (p->space != Space::Private && !load->isAtomic() && lanes.whole && !v.how.exact() &&
+  if (p->space != MemorySpace::Private && !load->isAtomic() && lanes.whole && !v.how.exact() &&
       !v.term.getSort().isBoolean() && !readOnlyTable(*p) && decidesControlOrAddress(inst))
     if (auto id = m_s.siteOf.find({&inst, 0}); id != m_s.siteOf.end())
       m_s.records[m_thread][id->second].loaded = v.term;
@@ -270,7 +270,7 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
   unsigned element =
       static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
-  if (p->space == Space::Private) {
+  if (p->space == MemorySpace::Private) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
     std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
     notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr, v ? &*v : nullptr);
@@ -473,7 +473,7 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
 /// address the read can have is written first, unconditionally, in straight-line order. A read inside a
 /// loop that the loop itself may write is unknown (another iteration's store may be the last).
 std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &inst, const SymPointer &at,
-                                                          Space space) {
+                                                          MemorySpace space) {
   std::string where = placeOf(&inst);
   SymPointer result;
   result.space = space;
@@ -485,7 +485,7 @@ std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &ins
   auto objects = constantLeaves(at.object), offsets = constantLeaves(at.offset);
   std::set<std::pair<std::uint64_t, std::uint64_t>> covered; // (object, offset) stored unconditionally
   Exactness stores;
-  std::optional<Space> storedSpace;
+  std::optional<MemorySpace> storedSpace;
   for (const PrivateStore &e : m_privateStores) {
     if (e.object.isBitVectorValue() && at.object.isBitVectorValue() && e.object != at.object)
       continue; // another variable
@@ -501,7 +501,7 @@ std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &ins
     // A store in a loop the read is not in: its terms are the encoded (arbitrary) iteration's, not
     // necessarily the last one's — read back as an unknown pointer, like other bytes.
     if (e.pointer && !m_loops.getLoopFor(e.block)) {
-      if (space == Space::Generic) {
+      if (space == MemorySpace::Generic) {
         if (storedSpace && *storedSpace != e.pointer->space)
           return std::nullopt; // pointers into different address spaces through one generic variable
         storedSpace = e.pointer->space;
@@ -557,13 +557,13 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
                                  Exactness sizeHow, bool reads, bool writes, bool atomic,
                                  unsigned elementSize, const SymValue *stored, unsigned role,
                                  bool collective) {
-  if (ptr.space == Space::Private)
+  if (ptr.space == MemorySpace::Private)
     return; // private memory never races (SPEC §5)
   unsigned id = m_s.siteFor(&inst, role);
   AccessSite &site = m_s.sites[id];
   // Constant memory is global memory the kernel may not write (OpenCL 1.2 §6.5.3): a `constant` argument
   // that is the same buffer as a written `global` one races with its writes, so both are Global here.
-  site.space = ptr.space == Space::Local ? MemorySpace::Local : MemorySpace::Global;
+  site.space = ptr.space == MemorySpace::Local ? MemorySpace::Local : MemorySpace::Global;
   site.reads = reads;
   site.writes = writes;
   site.atomic = atomic;
@@ -691,9 +691,9 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       return SymValue{readBytes(table->second, ptr.offset, size, bits), ptr.how};
     }
   }
-  const char *where = ptr.space == Space::Local      ? "local"
-                      : ptr.space == Space::Private  ? "private"
-                      : ptr.space == Space::Constant ? "constant"
+  const char *where = ptr.space == MemorySpace::Local      ? "local"
+                      : ptr.space == MemorySpace::Private  ? "private"
+                      : ptr.space == MemorySpace::Constant ? "constant"
                                                      : "global";
   return freshValue(type, std::string("a value read from ") + where + " memory at " + placeOf(&inst));
 }

@@ -75,7 +75,7 @@ format::Status ThreadEncoder::encodeAsyncCopy(llvm::CallBase &call, const model:
                           m_tf.constant(64, 1)),
                  element);
     Exactness gaps{"the span of the strided copy at " + placeOf(&call) + ", gaps included"};
-    bool stridedIsDst = dst->space != Space::Local;
+    bool stridedIsDst = dst->space != MemorySpace::Local;
     (stridedIsDst ? dstSize : srcSize) = span;
     how = how & stride->how;
     if (!(stride->term.isBitVectorValue() && std::stoull(stride->term.getBitVectorValue(10)) == 1))
@@ -89,7 +89,7 @@ format::Status ThreadEncoder::encodeAsyncCopy(llvm::CallBase &call, const model:
   SymValue joined = eventOf(*event);
   cvc5::Term bit = m_tf.constant(64, 1ull << tag->second);
   SymPointer result;
-  result.space = Space::Private;
+  result.space = MemorySpace::Private;
   result.object = m_tf.constant(64, kEventObject);
   result.offset = m_tf.ite(m_tf.eq(joined.term, m_tf.constant(64, 0)), bit, joined.term);
   result.how = joined.how;
@@ -114,7 +114,7 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
   if (!count || !list)
     return format::fail("a wait_group_events the encoder cannot follow at " + placeOf(&call));
   SymValue waited{m_tf.constant(64, 0), count->how & list->how};
-  if (!count->term.isBitVectorValue() || list->space != Space::Private) {
+  if (!count->term.isBitVectorValue() || list->space != MemorySpace::Private) {
     // An event list whose length or place the encoder cannot read: no copy is taken as complete (sound:
     // fewer orderings), and a race that rests on it is not a witness.
     waited.how = Exactness{"the events waited for at " + placeOf(&call)};
@@ -126,7 +126,7 @@ format::Status ThreadEncoder::encodeWaitEvents(llvm::CallBase &call) {
     for (std::uint64_t i = 0; i < n; ++i) {
       SymPointer at = *list;
       at.offset = m_tf.add(list->offset, m_tf.constant(64, i * pointerBytes));
-      auto event = privatePointerAt(call, at, Space::Private);
+      auto event = privatePointerAt(call, at, MemorySpace::Private);
       if (!event) {
         waited.how = Exactness{"the events waited for at " + placeOf(&call)};
         continue;

@@ -8,7 +8,9 @@
 #pragma once
 
 #include "Terms.h"
-#include "clcapture/encode/KernelEncoding.h"
+#include "clcapture/encode/EncodeOptions.h"
+#include "clcapture/encode/Sites.h"
+#include "clcapture/model/LaunchConfig.h"
 #include "clcapture/model/Builtins.h"
 
 #include <llvm/IR/DataLayout.h>

@@ -116,7 +116,7 @@ void setUpSharedValues(EncodingState &s) {
       continue;
     std::uint64_t object = space == 3 ? kLocalVariableObject + localVariables++ : kConstantVariableObject + constantVariables++;
     SymPointer p;
-    p.space = static_cast<Space>(space);
+    p.space = static_cast<MemorySpace>(space);
     p.object = tf.constant(64, object);
     p.offset = tf.constant(64, 0);
     s.sharedPointers[&g] = p;
@@ -131,11 +131,11 @@ void setUpSharedValues(EncodingState &s) {
     const model::ArgumentFact *fact = no < s.launch.arguments.size() ? &s.launch.arguments[no] : nullptr;
     if (arg.getType()->isPointerTy()) {
       SymPointer p;
-      p.space = static_cast<Space>(arg.getType()->getPointerAddressSpace());
+      p.space = static_cast<MemorySpace>(arg.getType()->getPointerAddressSpace());
       std::uint64_t object, origin = 0;
-      if (p.space == Space::Local) {
+      if (p.space == MemorySpace::Local) {
         object = kLocalArgumentObject + no;
-      } else if (p.space == Space::Private) {
+      } else if (p.space == MemorySpace::Private) {
         object = kPrivateObject + (1ull << 40) + no; // by-value struct
       } else if (fact && fact->kind == model::ArgumentFact::Kind::Buffer) {
         object = fact->root;

@@ -198,7 +198,7 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
   for (llvm::Argument &arg : s.kernel.args()) {
     auto shared = s.sharedPointers.find(&arg);
     if (shared == s.sharedPointers.end() || !shared->second.object.isBitVectorValue() ||
-        (shared->second.space != Space::Global && shared->second.space != Space::Constant))
+        (shared->second.space != MemorySpace::Global && shared->second.space != MemorySpace::Constant))
       continue;
     std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
     if (s.writtenObjects.count(object) || s.capturedTables.count(object) || s.openContents.count(object))

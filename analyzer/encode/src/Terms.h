@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clcapture/encode/Sites.h"
+
 #include <cvc5/cvc5.h>
 
 #include <cstdint>
@@ -32,12 +34,10 @@ struct SymValue {
   Exactness how;
 };
 
-enum class Space { Private = 0, Global = 1, Constant = 2, Local = 3, Generic = 4 };
-
 /// A pointer: the object it points into and a byte offset, both terms (an object id is a 64-bit constant
 /// when the pointer's provenance is known, an ite when it depends on control flow).
 struct SymPointer {
-  Space space = Space::Private;
+  MemorySpace space = MemorySpace::Private;
   cvc5::Term object;
   cvc5::Term offset; ///< 64-bit
   Exactness how;

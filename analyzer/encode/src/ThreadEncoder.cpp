@@ -89,7 +89,7 @@ std::optional<SymPointer> ThreadEncoder::pointer(const llvm::Value *v) {
     return it->second;
   if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v)) {
     SymPointer p;
-    p.space = static_cast<Space>(v->getType()->getPointerAddressSpace());
+    p.space = static_cast<MemorySpace>(v->getType()->getPointerAddressSpace());
     p.object = m_tf.constant(64, kNullObject);
     p.offset = m_tf.constant(64, 0);
     return p;
@@ -109,8 +109,8 @@ std::optional<SymPointer> ThreadEncoder::pointer(const llvm::Value *v) {
     } else if (inst->isCast() && inst->getOperand(0)->getType()->isPointerTy()) {
       result = pointer(inst->getOperand(0));
       if (result && llvm::isa<llvm::AddrSpaceCastInst>(inst) &&
-          inst->getType()->getPointerAddressSpace() != static_cast<unsigned>(Space::Generic))
-        result->space = static_cast<Space>(inst->getType()->getPointerAddressSpace());
+          inst->getType()->getPointerAddressSpace() != static_cast<unsigned>(MemorySpace::Generic))
+        result->space = static_cast<MemorySpace>(inst->getType()->getPointerAddressSpace());
     }
     inst->deleteValue();
     return result;

@@ -118,7 +118,7 @@ private:
   SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);
   /// The pointer stored last (on this work-item's path) at `at` in private memory, read as a pointer into
   /// `space`: private pointer variables, arrays of pointers or of events (see m_privatePointerStores).
-  std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, Space space);
+  std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, MemorySpace space);
   /// A store of `bytes` bytes to private memory; `stored` is the pointer it writes, or null for anything
   /// else (which makes a pointer read back from those bytes unknown); `value` the value it writes, if known.
   void notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,

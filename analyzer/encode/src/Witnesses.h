@@ -7,6 +7,7 @@
 #pragma once
 
 #include "EncodingState.h"
+#include "clcapture/encode/QueryOutcome.h"
 
 #include <array>
 #include <cstdint>

@@ -22,6 +22,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clcapture/encode/EncodeOptions.h"
+#include "clcapture/encode/QueryOutcome.h"
+#include "clcapture/encode/Sites.h"
 #include "clcapture/format/Expected.h"
 #include "clcapture/model/LaunchConfig.h"
 
@@ -39,82 +42,6 @@ class Instruction;
 } // namespace llvm
 
 namespace clcapture::encode {
-
-enum class MemorySpace { Global, Local, Constant };
-
-/// One instruction that accesses global, local or constant memory (the same site for both work-items).
-struct AccessSite {
-  unsigned id = 0;
-  const llvm::Instruction *inst = nullptr;
-  MemorySpace space = MemorySpace::Global;
-  bool reads = false, writes = false, atomic = false;
-  /// An atomic of memory_scope_work_group on global memory: atomic only among work-items of one group;
-  /// two groups' accesses race (OpenCL 2.0 §3.3.4).
-  bool groupScopedAtomic = false;
-  bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
-  bool image = false;       ///< a pixel of an image: the offset packs its coordinates (PixelOffsets.h)
-  unsigned imageCoordinates = 0; ///< image: how many coordinates the offset packs (0: the pixel is open)
-  unsigned sizeBytes = 0;
-  unsigned elementSize = 1; ///< for reporting an element index
-  std::string object;       ///< the memory's name when the site always accesses one object, else ""
-};
-
-/// A call of a work-group function: every work-item of a group must reach it, with the same arguments
-/// (OpenCL 1.2 §6.12.8, §6.12.10; OpenCL 2.0 §6.13.15), or the behaviour is undefined (barrier divergence).
-struct BarrierSite {
-  unsigned id = 0;
-  const llvm::Instruction *inst = nullptr;
-  unsigned fences = 0;  ///< barrier: model::kLocalMemFence | model::kGlobalMemFence
-  std::string function; ///< "barrier", "async_work_group_copy", "wait_group_events", "work_group_reduce_add", …
-};
-
-struct WorkItemIds {
-  std::array<std::uint64_t, 3> global{}, local{}, group{};
-};
-
-/// Which pairs of work-items a race query ranges over. AnyPair is the union of the other two when no
-/// barrier separates the accesses (see groupingIrrelevant): one query, and no "same group" term.
-enum class Scope { SameGroup, DifferentGroups, AnyPair };
-
-/// What a witness chose for the scalar arguments the capture does not give: (name, OpenCL C literal), in
-/// parameter order.
-using OpenValues = std::vector<std::pair<std::string, std::string>>;
-
-struct RaceWitness {
-  WorkItemIds a, b;
-  OpenValues values;
-  unsigned siteA = 0, siteB = 0;          ///< the access sites of A and B the model chose
-  std::string object;                 ///< the accessed memory's name (from A's side)
-  std::uint64_t offsetA = 0, offsetB = 0; ///< byte offsets in that object
-  std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
-};
-
-struct DivergenceWitness {
-  WorkItemIds a, b; ///< A reaches the barrier, B does not (or reaches it at another iteration)
-  bool differentArguments = false; ///< both reach it, with different arguments
-  OpenValues values;
-  std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
-};
-
-struct QueryOutcome {
-  enum class Status { Unsat, Sat, Unknown } status = Status::Unknown;
-  /// Sat only: the witness is real (every term exact, every guard kept); otherwise `abstraction` names what
-  /// was abstracted (or the undefined behaviour every witness needs).
-  bool exact = true;
-  std::string abstraction;
-  std::optional<RaceWitness> race;
-  std::optional<DivergenceWitness> divergence;
-  std::string unknownReason; ///< Unknown: the solver's reason (timeout, resource limit)
-  bool deadlineHit = false;  ///< Unknown because the instantiation's time ran out (EncodeOptions::deadline)
-  bool budgetHit = false;    ///< Unknown because the query's own budget (checkRace's budgetMs) ran out
-};
-
-struct EncodeOptions {
-  /// When set, each query's time limit is what is left until then (so the last query cannot overrun it);
-  /// unset: no limit.
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  std::uint64_t maxCapturedTableBytes = 4096; ///< read-only buffers up to this size are read exactly
-};
 
 class KernelEncoding {
 public:
