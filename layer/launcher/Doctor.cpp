@@ -3,20 +3,19 @@
 #include "Doctor.h"
 
 #include "ChildProbe.h"
-#include "dispatch/DriverSet.h"
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
+#include "clcapture/opencl/InfoString.h"
+#include "dispatch/DriverSet.h"
 
 #include <CL/cl_icd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <unistd.h>
 
@@ -51,33 +50,22 @@ struct LoaderApi {
   cl_int(CL_API_CALL *getDeviceInfo)(cl_device_id, cl_device_info, size_t, void *, size_t *) = nullptr;
 };
 
-/// A string query's answer (size first, then the text); empty when the query fails.
-std::string infoString(const std::function<cl_int(size_t, void *, size_t *)> &query) {
-  size_t size = 0;
-  if (query(0, nullptr, &size) != CL_SUCCESS || size == 0)
-    return {};
-  std::string text(size, '\0');
-  if (query(size, text.data(), nullptr) != CL_SUCCESS)
-    return {};
-  text.resize(std::strlen(text.c_str()));
-  return text;
-}
-
 std::string platformString(const LoaderApi &api, cl_platform_id platform, cl_platform_info param) {
   if (!api.getPlatformInfo)
     return {};
-  return infoString(
+  return opencl::infoString(
       [&](size_t n, void *v, size_t *r) { return api.getPlatformInfo(platform, param, n, v, r); });
 }
 
 std::string deviceString(const LoaderApi &api, cl_device_id device, cl_device_info param) {
   if (!api.getDeviceInfo)
     return {};
-  return infoString([&](size_t n, void *v, size_t *r) { return api.getDeviceInfo(device, param, n, v, r); });
+  return opencl::infoString(
+      [&](size_t n, void *v, size_t *r) { return api.getDeviceInfo(device, param, n, v, r); });
 }
 
 std::string loaderInfo(GetLoaderInfo query, cl_icdl_info param) {
-  return infoString([&](size_t n, void *v, size_t *r) { return query(param, n, v, r); });
+  return opencl::infoString([&](size_t n, void *v, size_t *r) { return query(param, n, v, r); });
 }
 
 std::string deviceType(cl_device_type type) {

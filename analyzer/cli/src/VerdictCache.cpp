@@ -3,8 +3,8 @@
 #include "clcapture/verify/VerdictCache.h"
 
 #include "clcapture/format/BlobStore.h"
+#include "clcapture/format/CacheFolder.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <elf.h>
 #include <fcntl.h>
@@ -309,33 +309,11 @@ void VerdictCache::store(const std::string &analysisKey, bool strict, double tim
 void VerdictCache::prune() {
   if (m_stored == 0)
     return;
-  struct Entry {
-    fs::file_time_type time;
-    std::uint64_t size;
-    fs::path path;
-  };
-  std::vector<Entry> entries;
-  std::uint64_t total = 0;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(m_folder, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec))
-      continue;
-    Entry e{it->last_write_time(ec), it->file_size(ec), it->path()};
-    if (ec)
-      continue;
-    total += e.size;
-    entries.push_back(std::move(e));
-  }
-  if (total <= m_maxBytes)
-    return;
-  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.time < b.time; });
-  for (const Entry &e : entries) {
-    if (total <= m_maxBytes * 3 / 4) // some room, so that the next run does not prune again at once
-      break;
-    if (fs::remove(e.path, ec))
-      total -= e.size;
-  }
+  format::CachePruning how;
+  how.maxBytes = m_maxBytes;
+  how.targetBytes = m_maxBytes * 3 / 4; // some room, so that the next run does not prune again at once
+  how.recursive = true;                 // <2 hex digits>/<30 hex digits>.json
+  format::pruneCacheFolder(m_folder, how);
 }
 
 } // namespace clcapture::verify

@@ -2,6 +2,8 @@
 
 #include "clcapture/replay/OpenClDriver.h"
 
+#include "clcapture/opencl/InfoString.h"
+
 #include <CL/cl.h>
 #include <dlfcn.h>
 #include <fstream>
@@ -43,25 +45,15 @@ cl_icd_dispatch loaderTable() {
 }
 
 std::string platformString(const cl_icd_dispatch &api, cl_platform_id p, cl_platform_info what) {
-  std::size_t size = 0;
-  if (api.clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-    return {};
-  std::string s(size, '\0');
-  if (api.clGetPlatformInfo(p, what, size, s.data(), nullptr) != CL_SUCCESS)
-    return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
+  return opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+    return api.clGetPlatformInfo(p, what, size, value, sizeRet);
+  });
 }
 
 std::string deviceString(const cl_icd_dispatch &api, cl_device_id d, cl_device_info what) {
-  std::size_t size = 0;
-  if (api.clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-    return {};
-  std::string s(size, '\0');
-  if (api.clGetDeviceInfo(d, what, size, s.data(), nullptr) != CL_SUCCESS)
-    return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
+  return opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+    return api.clGetDeviceInfo(d, what, size, value, sizeRet);
+  });
 }
 
 /// A .icd file names the library on its first line (as in /etc/OpenCL/vendors); anything else is the library.

@@ -15,17 +15,15 @@
 
 #include "engine/ProgramStore.h"
 
-#include "process/Log.h"
 #include "clcapture/format/BlobStore.h"
+#include "clcapture/format/CacheFolder.h"
+#include "process/Log.h"
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
-#include <tuple>
-#include <vector>
 
 namespace clcapture::layer {
 
@@ -170,54 +168,18 @@ std::optional<StoredProgram> ProgramStore::get(const std::string &key,
 }
 
 void ProgramStore::evict(const std::string &keep) const {
-  struct Entry {
-    fs::file_time_type time;
-    std::uint64_t size;
-    fs::path path;
-  };
-  std::vector<Entry> entries;
-  std::uint64_t total = 0;
-  std::error_code ec;
-  const auto now = fs::file_time_type::clock::now();
-  for (fs::directory_iterator it(m_folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path &path = it->path();
-    std::string name = path.filename().string();
-    std::error_code entryError;
-    if (!it->is_regular_file(entryError))
-      continue;
-    auto time = it->last_write_time(entryError);
-    auto size = it->file_size(entryError);
-    if (entryError)
-      continue;
-    if (name.find(".tmp-") != std::string::npos) {
-      if (now - time > kStaleTemporary)
-        fs::remove(path, entryError);
-      continue;
-    }
-    if (path.extension() != kSuffix)
-      continue;
-    total += size;
-    if (path.stem() != keep)
-      entries.push_back(Entry{time, size, path});
-  }
-  if (total <= m_maxBytes)
+  fmt::CachePruning how;
+  how.maxBytes = m_maxBytes;
+  how.targetBytes = m_maxBytes;
+  how.suffix = kSuffix;
+  how.keep = keep + kSuffix;
+  how.staleTemporaries = std::chrono::duration_cast<std::chrono::seconds>(kStaleTemporary);
+  fmt::PruneOutcome pruned = fmt::pruneCacheFolder(m_folder, how);
+  if (!pruned.overBound)
     return;
-  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-    return std::tie(a.time, a.path) < std::tie(b.time, b.path);
-  });
-  std::size_t removed = 0;
-  for (const Entry &e : entries) {
-    if (total <= m_maxBytes)
-      break;
-    std::error_code removeError;
-    if (fs::remove(e.path, removeError)) {
-      total -= std::min(total, e.size);
-      ++removed;
-    }
-  }
-  log(LogLevel::Info, "program store " + m_folder + ": removed the " + std::to_string(removed) +
-                          " least recently used entr" + (removed == 1 ? "y" : "ies") + " to stay within " +
-                          std::to_string(m_maxBytes) + " bytes");
+  log(LogLevel::Info, "program store " + m_folder + ": removed the " + std::to_string(pruned.removed) +
+                          " least recently used entr" + (pruned.removed == 1 ? "y" : "ies") +
+                          " to stay within " + std::to_string(m_maxBytes) + " bytes");
 }
 
 } // namespace clcapture::layer
