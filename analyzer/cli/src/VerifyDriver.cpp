@@ -128,216 +128,255 @@ bool cleanProof(const InstantiationResult &r) {
   return r.verdict == report::Verdict::Verified && r.findings.empty() && r.reason.empty();
 }
 
+/// One call of analyzeInstantiations: the state its steps share. Slots are indices into `positions`.
+class AnalysisRun {
+public:
+  AnalysisRun(const format::Capture &capture, const std::vector<std::size_t> &positions,
+              pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options, std::ostream *progress)
+      : m_capture(capture), m_positions(positions), m_analyzer(analyzer), m_options(options),
+        m_progress(progress), m_budget(options), m_captureDir(captureDirOf(capture.capturesPath)),
+        m_hashes(keepsHashes(options)
+                     ? FileHashCache(FileHashCache::storeFor(*options.cacheDir, m_captureDir))
+                     : FileHashCache()),
+        m_copyOf(positions.size()), m_keys(positions.size()), m_copies(positions.size(), 0),
+        m_results(positions.size()), m_cost(positions.size(), 0), m_answered(positions.size(), false) {}
+
+  std::vector<InstantiationResult> run();
+
+private:
+  /// Hashes of data files outlive the run with the verdicts (not for an archive: its folder is temporary).
+  static bool keepsHashes(const VerifyOptions &o) {
+    return o.cacheDir && !o.dumpIrDir && !o.dumpSmt2Dir && !archive::looksLikeArchive(o.captures);
+  }
+  void findIdentical();
+  void openCache();
+  void alone(std::size_t slot);
+  std::vector<std::size_t> openingSlots() const;
+  std::optional<InstantiationResult> attemptGroup(std::size_t g);
+  void applyGroupProof(std::size_t g, const InstantiationResult &proof);
+  void closeCache();
+
+  const format::Instantiation &instantiation(std::size_t slot) const {
+    return m_capture.captures.instantiations[m_positions[slot]];
+  }
+  std::size_t indexOf(std::size_t slot) const { return m_capture.captures.indices[m_positions[slot]]; }
+
+  const format::Capture &m_capture;
+  const std::vector<std::size_t> &m_positions;
+  pipeline::InstantiationAnalyzer &m_analyzer;
+  const VerifyOptions &m_options;
+  std::ostream *m_progress;
+  RunBudget m_budget;
+  fs::path m_captureDir;
+  FileHashCache m_hashes;
+  std::vector<std::size_t> m_distinct;              ///< slots to analyse
+  std::vector<std::optional<std::size_t>> m_copyOf; ///< slot -> the slot it copies
+  std::vector<std::string> m_keys;                  ///< slot -> its analysis key
+  std::vector<std::size_t> m_copies;                ///< distinct slot -> instantiations copying it
+  std::optional<VerdictCache> m_cache;
+  std::vector<InstantiationResult> m_results;
+  std::vector<double> m_cost; ///< what a distinct slot's own analysis cost (cached: then)
+  std::vector<bool> m_answered;
+  std::optional<ProgressReporter> m_shown;
+  std::vector<ParametricGroup> m_groups;
+};
+
+/// Identical instantiations: the first (lowest index) is analysed, the others copy its result.
+void AnalysisRun::findIdentical() {
+  std::map<std::string, std::size_t> firstWithKey;
+  for (std::size_t slot = 0; slot < m_positions.size(); ++slot) {
+    std::size_t p = m_positions[slot];
+    m_keys[slot] =
+        analysisKey(m_capture.captures.instantiations[p], m_capture.factsFor(p), m_captureDir, m_hashes);
+    auto [it, inserted] = firstWithKey.emplace(m_keys[slot], slot);
+    if (inserted)
+      m_distinct.push_back(slot);
+    else
+      m_copyOf[slot] = it->second;
+  }
+  for (std::size_t slot = 0; slot < m_positions.size(); ++slot)
+    if (m_copyOf[slot])
+      ++m_copies[*m_copyOf[slot]];
+}
+
+/// Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
+void AnalysisRun::openCache() {
+  std::string identity = m_analyzer.identity();
+  if (!m_options.cacheDir || identity.empty() || m_options.dumpIrDir || m_options.dumpSmt2Dir)
+    return;
+  std::string buildId = executableBuildId();
+  if (!buildId.empty())
+    m_cache.emplace(*m_options.cacheDir, identity + ";build-id " + buildId,
+                    [this](const std::string &header) {
+                      fs::path path(header);
+                      return m_hashes.hashOf(path.is_absolute() ? path : m_captureDir / path);
+                    });
+}
+
+/// One distinct instantiation alone: from the cache, cut short by the run's time limits, or analysed.
+void AnalysisRun::alone(std::size_t slot) {
+  std::size_t p = m_positions[slot];
+  const format::Instantiation &inst = instantiation(slot);
+  std::size_t index = indexOf(slot);
+  std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
+  InstantiationResult &result = m_results[slot];
+  std::optional<InstantiationResult> cached;
+  if (m_cache)
+    cached = m_cache->find(m_keys[slot], m_options.strict, m_options.timeoutSeconds);
+  if (cached) {
+    m_cost[slot] = cached->seconds;
+    m_budget.record(kernel, *cached); // a cached time limit counts toward giving up, as it did when analysed
+    result = copyResult(*cached, index, inst);
+    result.sameAs.reset();
+    result.entryPoint = inst.entryPoint;
+  } else if (auto why = m_budget.cutShort(kernel)) {
+    m_cost[slot] = m_options.timeoutSeconds; // what the kernel's launches have been costing
+    result = cutShortResult(*why);
+    result.index = index;
+    result.entryPoint = inst.entryPoint;
+    result.kernelFile = inst.kernelFile;
+    report::finalizeResult(result, m_options.strict);
+  } else {
+    m_shown->started(slot, kernel);
+    double limit = m_budget.limit(m_options.timeoutSeconds);
+    result =
+        analyzeInstantiation(m_capture, index, inst, m_capture.factsFor(p), m_analyzer, m_options, limit);
+    m_cost[slot] = result.seconds;
+    m_budget.record(kernel, result);
+    if (m_cache)
+      m_cache->store(m_keys[slot], m_options.strict, limit, result);
+  }
+  m_shown->finished(slot, result, 1 + m_copies[slot]);
+}
+
+/// First the groups' first launches, then every launch in no group, on one pool (no core waits for the
+/// attempts while there is other work).
+std::vector<std::size_t> AnalysisRun::openingSlots() const {
+  std::vector<bool> inGroup(m_positions.size(), false);
+  std::vector<std::size_t> opening;
+  for (const ParametricGroup &group : m_groups) {
+    opening.push_back(group.slots.front());
+    for (std::size_t slot : group.slots)
+      inGroup[slot] = true;
+  }
+  for (std::size_t slot : m_distinct)
+    if (!inGroup[slot])
+      opening.push_back(slot);
+  return opening;
+}
+
+/// Group g's proof with its differing values open, from the cache or analysed within the attempt's budget;
+/// nothing when its first launch has a finding (which no proof covers), the run's time is out, or the
+/// attempt did not prove it.
+std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
+  const ParametricGroup &group = m_groups[g];
+  std::size_t first = group.slots.front();
+  if (!m_results[first].findings.empty() || m_results[first].verdict == report::Verdict::Error ||
+      m_budget.over())
+    return std::nullopt;
+  double attempt = groupAttemptBudget(group.slots.size(), m_cost[first], m_options);
+  if (attempt > 0)
+    attempt = m_budget.limit(attempt);
+  std::string key = analysisKey(group.opened, group.facts, m_captureDir, m_hashes);
+  std::optional<InstantiationResult> proof;
+  if (m_cache)
+    proof = m_cache->find(key, m_options.strict, attempt); // a proof, or an attempt that ran out before
+  if (!proof && attempt > 0) {
+    std::size_t id = m_positions.size() + g;
+    m_shown->started(id, report::kernelName(group.opened.entryPoint, group.opened.kernelFile));
+    proof = analyzeInstantiation(m_capture, indexOf(first), group.opened, group.facts, m_analyzer, m_options,
+                                 attempt);
+    m_shown->finished(id, *proof, 0);
+    if (m_cache)
+      m_cache->store(key, m_options.strict, attempt, *proof);
+  }
+  if (proof && cleanProof(*proof))
+    return proof;
+  return std::nullopt;
+}
+
+/// Every member of group g `verified` through its proof.
+void AnalysisRun::applyGroupProof(std::size_t g, const InstantiationResult &proof) {
+  const ParametricGroup &group = m_groups[g];
+  std::size_t launches = 0;
+  for (std::size_t slot : group.slots)
+    launches += 1 + m_copies[slot];
+  for (std::size_t slot : group.slots) {
+    const format::Instantiation &inst = instantiation(slot);
+    InstantiationResult &result = m_results[slot];
+    // The first keeps its own analysis when that proved it; one that ran out of time (its concrete data
+    // can make it harder than the open values) is `verified` through the proof, as the others are.
+    bool first = slot == group.slots.front();
+    if (!first || !cleanProof(result)) {
+      result = copyResult(proof, indexOf(slot), inst);
+      result.sameAs.reset();
+      result.entryPoint = inst.entryPoint;
+      result.seconds = slot == group.slots[1] ? proof.seconds : first ? m_cost[slot] : 0;
+      if (!first)
+        m_shown->covered(proof, 1 + m_copies[slot]);
+      m_answered[slot] = true;
+    }
+    result.parametric = report::ParametricProof{describeOpened(group.openedNames), launches};
+  }
+}
+
+void AnalysisRun::closeCache() {
+  if (!m_cache)
+    return;
+  m_cache->prune();
+  if (m_progress && m_options.progress && m_cache->hits() > 0)
+    *m_progress << "clcapture-verify: " << m_cache->hits() << " of " << m_distinct.size() + m_groups.size()
+                << " analyses from the cache in " << m_cache->folder().string()
+                << " (--no-cache analyses them again)\n";
+}
+
+std::vector<InstantiationResult> AnalysisRun::run() {
+  findIdentical();
+  openCache();
+  m_shown.emplace(m_options.progress ? m_progress : nullptr, m_options.progressOnTerminal,
+                  m_options.progressIntervalSeconds, m_distinct.size(), m_positions.size());
+
+  // Distinct instantiations that differ only in values (ParametricGroups.h): the first of a group is analysed
+  // alone, and unless it has a finding, the group is attempted with those values open, within a budget sized
+  // by that first analysis (RunBudget.h), so that a failed attempt costs a tenth of what it might save. A
+  // group proven needs no other analysis; its other members are otherwise analysed one by one below.
+  if (m_options.parametric)
+    m_groups = parametricGroups(m_capture, m_positions, m_distinct, m_captureDir, m_hashes);
+  std::vector<std::size_t> opening = openingSlots();
+  runPool(opening.size(), m_options.jobs, [&](std::size_t i) { alone(opening[i]); });
+  for (std::size_t slot : opening) // here, not in alone(): a vector<bool> is not for several threads
+    m_answered[slot] = true;
+  std::vector<std::optional<InstantiationResult>> groupProofs(m_groups.size());
+  runPool(m_groups.size(), m_options.jobs, [&](std::size_t g) { groupProofs[g] = attemptGroup(g); });
+  for (std::size_t g = 0; g < m_groups.size(); ++g)
+    if (groupProofs[g])
+      applyGroupProof(g, *groupProofs[g]);
+
+  std::vector<std::size_t> rest;
+  for (std::size_t slot : m_distinct)
+    if (!m_answered[slot])
+      rest.push_back(slot);
+  runPool(rest.size(), m_options.jobs, [&](std::size_t d) { alone(rest[d]); });
+  m_shown->finish();
+  m_hashes.save();
+  closeCache();
+
+  for (std::size_t slot = 0; slot < m_positions.size(); ++slot)
+    if (m_copyOf[slot])
+      m_results[slot] = copyResult(m_results[*m_copyOf[slot]], indexOf(slot), instantiation(slot));
+  return std::move(m_results);
+}
+
 } // namespace
 
 std::vector<InstantiationResult> analyzeInstantiations(const format::Capture &capture,
                                                        const std::vector<std::size_t> &positions,
                                                        pipeline::InstantiationAnalyzer &analyzer,
                                                        const VerifyOptions &options, std::ostream *progress) {
-  RunBudget budget(options);
-  // Identical instantiations: the first (lowest index) is analysed, the others copy its result.
-  fs::path captureDir = captureDirOf(capture.capturesPath);
-  // Hashes of data files outlive the run with the verdicts (not for an archive: its folder is temporary).
-  bool keepHashes = options.cacheDir && !options.dumpIrDir && !options.dumpSmt2Dir &&
-                    !archive::looksLikeArchive(options.captures);
-  FileHashCache hashes = keepHashes ? FileHashCache(FileHashCache::storeFor(*options.cacheDir, captureDir))
-                                    : FileHashCache();
-  std::vector<std::size_t> distinct;                                // slots to analyse
-  std::vector<std::optional<std::size_t>> copyOf(positions.size()); // slot -> slot it copies
-  std::map<std::string, std::size_t> firstWithKey;
-  std::vector<std::string> keys(positions.size());
-  for (std::size_t slot = 0; slot < positions.size(); ++slot) {
-    std::size_t p = positions[slot];
-    keys[slot] = analysisKey(capture.captures.instantiations[p], capture.factsFor(p), captureDir, hashes);
-    auto [it, inserted] = firstWithKey.emplace(keys[slot], slot);
-    if (inserted)
-      distinct.push_back(slot);
-    else
-      copyOf[slot] = it->second;
-  }
-  std::vector<std::size_t> copies(positions.size(), 0); // per distinct slot: instantiations copying it
-  for (std::size_t slot = 0; slot < positions.size(); ++slot)
-    if (copyOf[slot])
-      ++copies[*copyOf[slot]];
-
-  // Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
-  std::optional<VerdictCache> cache;
-  std::string identity = analyzer.identity();
-  if (options.cacheDir && !identity.empty() && !options.dumpIrDir && !options.dumpSmt2Dir) {
-    std::string buildId = executableBuildId();
-    if (!buildId.empty())
-      cache.emplace(*options.cacheDir, identity + ";build-id " + buildId, [&](const std::string &header) {
-        fs::path path(header);
-        return hashes.hashOf(path.is_absolute() ? path : captureDir / path);
-      });
-  }
-
-  std::vector<InstantiationResult> results(positions.size());
-  std::vector<double> cost(positions.size(), 0); // what a distinct slot's own analysis cost (cached: then)
-  std::vector<bool> answered(positions.size(), false);
-  ProgressReporter shown(options.progress ? progress : nullptr, options.progressOnTerminal,
-                         options.progressIntervalSeconds, distinct.size(), positions.size());
-
-  // One distinct instantiation alone: from the cache, cut short by the run's time limits, or analysed.
-  auto alone = [&](std::size_t slot) {
-    std::size_t p = positions[slot];
-    const format::Instantiation &inst = capture.captures.instantiations[p];
-    std::size_t index = capture.captures.indices[p];
-    std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
-    std::optional<InstantiationResult> cached;
-    if (cache)
-      cached = cache->find(keys[slot], options.strict, options.timeoutSeconds);
-    if (cached) {
-      cost[slot] = cached->seconds;
-      budget.record(kernel, *cached); // a cached time limit counts toward giving up, as it did when analysed
-      results[slot] = copyResult(*cached, index, inst);
-      results[slot].sameAs.reset();
-      results[slot].entryPoint = inst.entryPoint;
-    } else if (auto why = budget.cutShort(kernel)) {
-      cost[slot] = options.timeoutSeconds; // what the kernel's launches have been costing
-      results[slot] = cutShortResult(*why);
-      results[slot].index = index;
-      results[slot].entryPoint = inst.entryPoint;
-      results[slot].kernelFile = inst.kernelFile;
-      report::finalizeResult(results[slot], options.strict);
-    } else {
-      shown.started(slot, kernel);
-      double limit = budget.limit(options.timeoutSeconds);
-      results[slot] = analyzeInstantiation(capture, index, inst, capture.factsFor(p), analyzer, options, limit);
-      cost[slot] = results[slot].seconds;
-      budget.record(kernel, results[slot]);
-      if (cache)
-        cache->store(keys[slot], options.strict, limit, results[slot]);
-    }
-    shown.finished(slot, results[slot], 1 + copies[slot]);
-  };
-
-  // Distinct instantiations that differ only in values (ParametricGroups.h): the first of a group is analysed
-  // alone, and unless it has a finding, the group is attempted with those values open, within a budget sized
-  // by that first analysis (RunBudget.h), so that a failed attempt costs a tenth of what it might save. A
-  // group proven needs no other analysis; its other members are otherwise analysed one by one below.
-  std::vector<ParametricGroup> groups;
-  if (options.parametric)
-    groups = parametricGroups(capture, positions, distinct, captureDir, hashes);
-  // First the groups' first launches, then every launch in no group, on one pool (no core waits for the
-  // attempts while there is other work).
-  std::vector<bool> inGroup(positions.size(), false);
-  std::vector<std::size_t> opening;
-  for (const ParametricGroup &group : groups) {
-    opening.push_back(group.slots.front());
-    for (std::size_t slot : group.slots)
-      inGroup[slot] = true;
-  }
-  for (std::size_t slot : distinct)
-    if (!inGroup[slot])
-      opening.push_back(slot);
-  runPool(opening.size(), options.jobs, [&](std::size_t i) { alone(opening[i]); });
-  for (std::size_t slot : opening) // here, not in alone(): a vector<bool> is not for several threads
-    answered[slot] = true;
-  std::vector<std::optional<InstantiationResult>> groupProofs(groups.size());
-  runPool(groups.size(), options.jobs, [&](std::size_t g) {
-    const ParametricGroup &group = groups[g];
-    std::size_t first = group.slots.front();
-    if (!results[first].findings.empty() || results[first].verdict == report::Verdict::Error || budget.over())
-      return; // the group holds a launch with a finding, which no proof covers, or the run's time is out
-    double attempt = groupAttemptBudget(group.slots.size(), cost[first], options);
-    if (attempt > 0)
-      attempt = budget.limit(attempt);
-    std::string key = analysisKey(group.opened, group.facts, captureDir, hashes);
-    std::optional<InstantiationResult> proof;
-    if (cache)
-      proof = cache->find(key, options.strict, attempt); // a proof, or an attempt that ran out before
-    if (!proof && attempt > 0) {
-      std::size_t index = capture.captures.indices[positions[first]];
-      shown.started(positions.size() + g, report::kernelName(group.opened.entryPoint, group.opened.kernelFile));
-      proof = analyzeInstantiation(capture, index, group.opened, group.facts, analyzer, options, attempt);
-      shown.finished(positions.size() + g, *proof, 0);
-      if (cache)
-        cache->store(key, options.strict, attempt, *proof);
-    }
-    if (proof && cleanProof(*proof))
-      groupProofs[g] = std::move(proof);
-  });
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (!groupProofs[g])
-      continue;
-    const InstantiationResult &proof = *groupProofs[g];
-    std::size_t launches = 0;
-    for (std::size_t slot : groups[g].slots)
-      launches += 1 + copies[slot];
-    for (std::size_t slot : groups[g].slots) {
-      const format::Instantiation &inst = capture.captures.instantiations[positions[slot]];
-      // The first keeps its own analysis when that proved it; one that ran out of time (its concrete data
-      // can make it harder than the open values) is `verified` through the proof, as the others are.
-      bool first = slot == groups[g].slots.front();
-      if (!first || !cleanProof(results[slot])) {
-        results[slot] = copyResult(proof, capture.captures.indices[positions[slot]], inst);
-        results[slot].sameAs.reset();
-        results[slot].entryPoint = inst.entryPoint;
-        results[slot].seconds = slot == groups[g].slots[1] ? proof.seconds : first ? cost[slot] : 0;
-        if (!first)
-          shown.covered(proof, 1 + copies[slot]);
-        answered[slot] = true;
-      }
-      results[slot].parametric = report::ParametricProof{describeOpened(groups[g].openedNames), launches};
-    }
-  }
-
-  std::vector<std::size_t> rest;
-  for (std::size_t slot : distinct)
-    if (!answered[slot])
-      rest.push_back(slot);
-  runPool(rest.size(), options.jobs, [&](std::size_t d) { alone(rest[d]); });
-  shown.finish();
-  hashes.save();
-  if (cache) {
-    cache->prune();
-    if (progress && options.progress && cache->hits() > 0)
-      *progress << "clcapture-verify: " << cache->hits() << " of " << distinct.size() + groups.size()
-                << " analyses from the cache in " << cache->folder().string()
-                << " (--no-cache analyses them again)\n";
-  }
-
-  for (std::size_t slot = 0; slot < positions.size(); ++slot)
-    if (copyOf[slot])
-      results[slot] = copyResult(results[*copyOf[slot]], capture.captures.indices[positions[slot]],
-                                 capture.captures.instantiations[positions[slot]]);
-  return results;
+  return AnalysisRun(capture, positions, analyzer, options, progress).run();
 }
 
 namespace {
-
-/// Positions (in capture.captures.instantiations) of the selected instantiations, ascending; nullopt after
-/// an error message for an index that does not exist.
-std::optional<std::vector<std::size_t>> selectPositions(const format::Capture &capture,
-                                                        const VerifyOptions &options, std::ostream &err) {
-  const auto &indices = capture.captures.indices;
-  std::vector<std::size_t> positions;
-  if (options.only.empty()) {
-    for (std::size_t p = 0; p < indices.size(); ++p)
-      positions.push_back(p);
-    return positions;
-  }
-  std::map<std::size_t, std::size_t> positionOf;
-  for (std::size_t p = 0; p < indices.size(); ++p)
-    positionOf.emplace(indices[p], p);
-  for (std::size_t index : options.only) {
-    auto it = positionOf.find(index);
-    if (it == positionOf.end()) {
-      std::size_t count = capture.captures.recordCount;
-      err << "clcapture-verify: error: --only: no instantiation " << index << " in "
-          << options.captures.string() << " ("
-          << (count == 0 ? std::string("it has none")
-                         : "it has " + std::to_string(count) + ", numbered 0 to " + std::to_string(count - 1))
-          << ")\n";
-      return std::nullopt;
-    }
-    positions.push_back(it->second);
-  }
-  std::sort(positions.begin(), positions.end());
-  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-  return positions;
-}
 
 bool prepareFolder(const char *option, const std::optional<fs::path> &dir, std::ostream &err) {
   if (!dir)
@@ -368,34 +407,13 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
   readOptions.checkFiles = true;
   readOptions.threads = options.jobs;
   // A captures.json, its folder, or a `clcapture pack` archive (extracted into a private temporary folder
-  // that lives until the reports are written; hostile archives are refused here).
-  std::optional<archive::CaptureInput> input;
-  std::error_code notDirectory;
-  if (fs::is_directory(options.captures, notDirectory) || archive::looksLikeArchive(options.captures)) {
-    auto opened = archive::CaptureInput::open(options.captures);
-    if (!opened.ok()) {
-      err << "clcapture-verify: error: " << opened.error() << "; nothing was analysed\n";
-      return kExitCaptureInvalid;
-    }
-    input = opened.value();
-  }
-  format::Capture capture =
-      format::loadCapture(input ? input->capturesPath() : options.captures, readOptions);
-  // Messages and reports name files inside an archive as ARCHIVE:path, never the temporary folder.
-  const bool fromArchive = input && input->fromArchive();
-  const std::string archiveName = options.captures.filename().string();
-  const std::string extracted = input ? input->capturesPath().parent_path().string() + "/" : std::string();
-  for (const format::Diagnostic &d : capture.diagnostics) {
-    std::string line = d.str();
-    for (std::size_t at; fromArchive && (at = line.find(extracted)) != std::string::npos;)
-      line.replace(at, extracted.size(), archiveName + ":");
-    err << line << '\n';
-  }
-  if (capture.hasErrors()) {
-    err << "clcapture-verify: error: " << options.captures.string()
-        << " is not a valid capture; nothing was analysed\n";
+  // that lives until the reports are written; hostile archives are refused here). Messages and reports name
+  // files inside an archive as ARCHIVE:path, never the temporary folder.
+  std::optional<archive::LoadedCapture> input =
+      archive::openToolInput(options.captures, readOptions, "clcapture-verify", "nothing was analysed", err);
+  if (!input)
     return kExitCaptureInvalid;
-  }
+  format::Capture &capture = input->capture;
 
   // --open: "race-free for every value?" is the question; the captured values give way to symbolic ones.
   if (options.openScalars || options.openData)
@@ -408,9 +426,11 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
             a->data.reset();
         }
 
-  auto positions = selectPositions(capture, options, err);
-  if (!positions)
+  auto positions = archive::selectInstantiations(capture, options.only, options.captures.string());
+  if (!positions) {
+    err << "clcapture-verify: error: " << positions.error() << '\n';
     return kExitCommandLine;
+  }
   if (!prepareFolder("--dump-ir", options.dumpIrDir, err) ||
       !prepareFolder("--dump-smt2", options.dumpSmt2Dir, err))
     return kExitCommandLine;
@@ -433,10 +453,8 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
   report::ReportInfo info;
   info.version = CLCAPTURE_VERSION;
   // An archive's kernels are inside it: report paths relative to its top, SARIF URIs relative (no base).
-  info.capturesPath = fromArchive ? archiveName + ":captures.json"
-                      : input     ? input->capturesPath().string()
-                                  : options.captures.string();
-  info.capturesDirUri = fromArchive ? std::string() : absoluteFolderUri(info.capturesPath);
+  info.capturesPath = input->inArchive(input->source.capturesPath().string());
+  info.capturesDirUri = input->fromArchive() ? std::string() : absoluteFolderUri(info.capturesPath);
   info.strict = options.strict;
   std::string text;
   switch (options.format) {

@@ -2,7 +2,10 @@
 
 #include "clcapture/archive/CaptureInput.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <ostream>
 #include <system_error>
 #include <unistd.h>
 
@@ -25,9 +28,7 @@ fmt::Expected<CaptureInput> CaptureInput::open(const fs::path &given, const Extr
       return fmt::fail(given.string() + ": a folder without captures.json");
     return input;
   }
-  if (!fs::exists(given, ec))
-    return fmt::fail(given.string() + ": no such file");
-  if (!looksLikeArchive(given)) {
+  if (!fs::exists(given, ec) || !looksLikeArchive(given)) {
     input.m_captures = given;
     return input;
   }
@@ -44,6 +45,74 @@ fmt::Expected<CaptureInput> CaptureInput::open(const fs::path &given, const Extr
     return fmt::fail(given.string() + ": the archive holds no captures.json at its top");
   input.m_extracted = std::move(folder);
   return input;
+}
+
+std::string LoadedCapture::inArchive(std::string text) const {
+  if (!fromArchive())
+    return text;
+  const std::string extracted = source.capturesPath().parent_path().string() + "/";
+  const std::string archiveName = given.filename().string() + ":";
+  for (std::size_t at = 0; (at = text.find(extracted, at)) != std::string::npos; at += archiveName.size())
+    text.replace(at, extracted.size(), archiveName);
+  return text;
+}
+
+fmt::Expected<LoadedCapture> loadCaptureInput(const fs::path &given, const fmt::ReadOptions &options) {
+  auto source = CaptureInput::open(given);
+  if (!source.ok())
+    return fmt::fail(source.error());
+  const fs::path &captures = source.value().capturesPath();
+  LoadedCapture input{given, captures.parent_path(), fmt::loadCapture(captures, options), source.value()};
+  if (input.folder.empty())
+    input.folder = ".";
+  return input;
+}
+
+std::optional<LoadedCapture> openToolInput(const fs::path &given, const fmt::ReadOptions &options,
+                                           const std::string &tool, const std::string &nothingDone,
+                                           std::ostream &err) {
+  auto input = loadCaptureInput(given, options);
+  if (!input) {
+    err << tool << ": error: " << input.error() << "; " << nothingDone << '\n';
+    return std::nullopt;
+  }
+  for (const fmt::Diagnostic &d : input->capture.diagnostics)
+    err << input->inArchive(d.str()) << '\n';
+  if (input->capture.hasErrors()) {
+    err << tool << ": error: " << given.string() << " is not a valid capture; " << nothingDone << '\n';
+    return std::nullopt;
+  }
+  return std::move(*input);
+}
+
+fmt::Expected<std::vector<std::size_t>> selectInstantiations(const fmt::Capture &capture,
+                                                             const std::vector<std::size_t> &only,
+                                                             const std::string &captureName) {
+  const auto &indices = capture.captures.indices;
+  std::vector<std::size_t> positions;
+  if (only.empty()) {
+    for (std::size_t p = 0; p < indices.size(); ++p)
+      positions.push_back(p);
+    return positions;
+  }
+  std::map<std::size_t, std::size_t> positionOf;
+  for (std::size_t p = 0; p < indices.size(); ++p)
+    positionOf.emplace(indices[p], p);
+  for (std::size_t index : only) {
+    auto it = positionOf.find(index);
+    if (it == positionOf.end()) {
+      std::size_t count = capture.captures.recordCount;
+      return fmt::fail(
+          "--only: no instantiation " + std::to_string(index) + " in " + captureName + " (" +
+          (count == 0 ? std::string("it has none")
+                      : "it has " + std::to_string(count) + ", numbered 0 to " + std::to_string(count - 1)) +
+          ")");
+    }
+    positions.push_back(it->second);
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+  return positions;
 }
 
 } // namespace clcapture::archive

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "clcapture/export/CaptureInput.h"
+#include "clcapture/archive/CaptureInput.h"
+#include "clcapture/cli/CommandLine.h"
+#include "clcapture/export/ExitCodes.h"
 #include "clcapture/export/PySchedClSpec.h"
 #include "clcapture/export/SimExport.h"
 #include "clcapture/format/BlobStore.h"
@@ -23,10 +25,7 @@ using namespace clcapture::exporter;
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitCommandLine = 1;
-constexpr int kExitSkipped = 4;
-constexpr int kExitCaptureInvalid = 10;
+constexpr const char *kTool = "clcapture export";
 
 std::string contentName(const std::string &entry, const std::string &source, const std::string &kernelFile) {
   bool pre = kernelFile.size() >= 7 && kernelFile.compare(kernelFile.size() - 7, 7, ".pre.cl") == 0;
@@ -58,40 +57,24 @@ int main(int argc, char **argv) {
       ->required()
       ->type_name("DIR");
   app.set_version_flag("--version", std::string("clcapture-export ") + CLCAPTURE_VERSION);
-  try {
-    app.parse(argc, argv);
-    if (!sim && !pyschedcl)
-      throw CLI::ValidationError("give --sim or --pyschedcl");
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::Error &e) {
-    std::cerr << "clcapture export: error: " << e.what()
-              << "\nrun 'clcapture export --help' for the options\n";
+  if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, kTool, std::cout, std::cerr))
+    return *exit;
+  if (!sim && !pyschedcl)
+    return clcapture::cli::commandLineError(kTool, "give --sim or --pyschedcl", std::cerr);
+  auto indices = clcapture::cli::parseIndices(only, kTool, "--only", std::cerr);
+  if (!indices)
     return kExitCommandLine;
-  }
-  auto indices = parseIndexList(only);
-  if (!indices) {
-    std::cerr << "clcapture export: error: " << indices.error() << "\n";
-    return kExitCommandLine;
-  }
 
-  auto input = openCaptureInput(capture);
-  if (!input) {
-    std::cerr << "clcapture export: error: " << input.error() << "\n";
+  fmt::ReadOptions readOptions;
+  readOptions.checkFiles = true;
+  auto input =
+      clcapture::archive::openToolInput(capture, readOptions, kTool, "nothing was exported", std::cerr);
+  if (!input)
     return kExitCaptureInvalid;
-  }
   const fmt::Capture &c = input->capture;
-  for (const fmt::Diagnostic &d : c.diagnostics)
-    std::cerr << d.str() << "\n";
-  if (c.hasErrors()) {
-    std::cerr << "clcapture export: error: " << capture << " is not a valid capture; nothing was exported\n";
-    return kExitCaptureInvalid;
-  }
-  auto positions = selectInstantiations(c, *indices);
+  auto positions = clcapture::archive::selectInstantiations(c, *indices, capture);
   if (!positions) {
-    std::cerr << "clcapture export: error: " << positions.error() << "\n";
+    std::cerr << kTool << ": error: " << positions.error() << "\n";
     return kExitCommandLine;
   }
   fs::path outDir(output);

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "clcapture/cli/CommandLine.h"
+#include "clcapture/export/ExitCodes.h"
 #include "clcapture/export/PySchedClSpec.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
@@ -20,14 +22,6 @@
 namespace fs = std::filesystem;
 namespace fmt = clcapture::format;
 using namespace clcapture::exporter;
-
-namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitCommandLine = 1;
-constexpr int kExitSpecInvalid = 10;
-
-} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{
@@ -49,17 +43,8 @@ int main(int argc, char **argv) {
   app.add_option("--src-dir", srcDir, "where the specs' `src` files are (default: beside each spec)")
       ->type_name("DIR");
   app.set_version_flag("--version", std::string("clcapture-import ") + CLCAPTURE_VERSION);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::Error &e) {
-    std::cerr << "clcapture import: error: " << e.what()
-              << "\nrun 'clcapture import --help' for the options\n";
-    return kExitCommandLine;
-  }
+  if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture import", std::cout, std::cerr))
+    return *exit;
   ImportOptions options;
   for (const std::string &d : defines) {
     auto parsed = parseDefine(d);

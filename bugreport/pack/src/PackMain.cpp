@@ -13,6 +13,7 @@
 #include "PackSelection.h"
 #include "clcapture/archive/ArchiveReader.h"
 #include "clcapture/archive/ArchiveWriter.h"
+#include "clcapture/cli/CommandLine.h"
 #include "clcapture/format/ByteCount.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,11 +81,13 @@ int main(int argc, char **argv) {
   CLI::App app{"Packs a capture folder into one archive for a bug report (clcapture pack).\n"
                "usage: clcapture pack DIR [-o FILE] [--only I,J...] [--data all|none|BYTES] [--report] "
                "[--redact-paths]"};
-  std::string dir, output, only, data = "all";
+  std::string dir, output, data = "all";
+  std::vector<std::string> only;
   bool report = false, redact = false;
   app.add_option("DIR", dir, "the capture folder (or its captures.json)")->required();
   app.add_option("-o,--output", output, "the archive to write (default DIR.tar.gz beside DIR)");
-  app.add_option("--only", only, "instantiation indices to pack, e.g. 0,3,7 (renumbered from 0)");
+  app.add_option("--only", only, "instantiation indices to pack, e.g. 0,3,7 (renumbered from 0)")
+      ->delimiter(',');
   app.add_option("--data", data, "buffer bytes: all, none, or a per-buffer cap such as 1M");
   app.add_flag("--report", report, "add clcapture-verify's report (text, JSON, SARIF) under report/");
   app.add_flag("--redact-paths", redact,
@@ -107,22 +111,10 @@ int main(int argc, char **argv) {
     policy.dataCap = *cap;
   }
   if (!only.empty()) {
-    std::vector<std::size_t> indices;
-    std::stringstream ss(only);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      try {
-        std::size_t used = 0;
-        unsigned long long v = std::stoull(item, &used);
-        if (used != item.size())
-          throw std::invalid_argument(item);
-        indices.push_back(static_cast<std::size_t>(v));
-      } catch (...) {
-        std::fprintf(stderr, "clcapture pack: --only %s: expected indices such as 0,3,7\n", only.c_str());
-        return kCommandLine;
-      }
-    }
-    policy.only = indices;
+    auto indices = cli::parseIndices(only, "clcapture pack", "--only", std::cerr);
+    if (!indices)
+      return kCommandLine;
+    policy.only = std::move(*indices);
   }
   fs::path given(dir);
   std::error_code ec;

@@ -5,54 +5,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "clcapture/archive/CaptureInput.h"
 #include "clcapture/format/BlobStore.h"
 #include "clcapture/replay/LaunchPlan.h"
 #include "clcapture/replay/OpenClDriver.h"
-#include "clcapture/replay/ReplayInput.h"
 #include "clcapture/replay/ReplayOptions.h"
 #include "clcapture/replay/ReplayReport.h"
 #include "clcapture/replay/Replayer.h"
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 
 namespace fs = std::filesystem;
 namespace fmt = clcapture::format;
 using namespace clcapture::replay;
 
 namespace {
-
-/// The positions in capture.instantiations to replay, in index order; nullopt after an error message.
-std::optional<std::vector<std::size_t>> selectPositions(const fmt::Capture &capture, const ReplayOptions &o) {
-  const auto &indices = capture.captures.indices;
-  std::vector<std::size_t> positions;
-  if (o.only.empty()) {
-    for (std::size_t p = 0; p < indices.size(); ++p)
-      positions.push_back(p);
-    return positions;
-  }
-  std::map<std::size_t, std::size_t> positionOf;
-  for (std::size_t p = 0; p < indices.size(); ++p)
-    positionOf.emplace(indices[p], p);
-  for (std::size_t index : o.only) {
-    auto it = positionOf.find(index);
-    if (it == positionOf.end()) {
-      std::size_t count = capture.captures.recordCount;
-      std::cerr << "clcapture-replay: error: --only: no instantiation " << index << " in " << o.capture
-                << " ("
-                << (count == 0
-                        ? std::string("it has none")
-                        : "it has " + std::to_string(count) + ", numbered 0 to " + std::to_string(count - 1))
-                << ")\n";
-      return std::nullopt;
-    }
-    positions.push_back(it->second);
-  }
-  std::sort(positions.begin(), positions.end());
-  positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-  return positions;
-}
 
 /// DIR/<index>/arg<N>.bin for every buffer read back; the file names go into the results.
 bool writeOutputs(const fs::path &dir, std::vector<LaunchResult> &results) {
@@ -94,22 +62,18 @@ int main(int argc, char **argv) {
     }
   }
 
-  auto input = openReplayInput(o.capture);
-  if (!input) {
-    std::cerr << "clcapture-replay: error: " << input.error() << '\n';
+  fmt::ReadOptions readOptions;
+  readOptions.checkFiles = true;
+  auto input = clcapture::archive::openToolInput(o.capture, readOptions, "clcapture-replay",
+                                                 "nothing was replayed", std::cerr);
+  if (!input)
     return kExitCaptureInvalid;
-  }
   const fmt::Capture &capture = input->capture;
-  for (const fmt::Diagnostic &d : capture.diagnostics)
-    std::cerr << d.str() << '\n';
-  if (capture.hasErrors()) {
-    std::cerr << "clcapture-replay: error: " << o.capture
-              << " is not a valid capture; nothing was replayed\n";
-    return kExitCaptureInvalid;
-  }
-  auto positions = selectPositions(capture, o);
-  if (!positions)
+  auto positions = clcapture::archive::selectInstantiations(capture, o.only, o.capture);
+  if (!positions) {
+    std::cerr << "clcapture-replay: error: " << positions.error() << '\n';
     return kExitCommandLine;
+  }
 
   // Plan first: what the capture lacks is known before any device is touched.
   std::vector<LaunchResult> results;

@@ -3,6 +3,7 @@
 #include "clcapture/replay/Replayer.h"
 
 #include "clcapture/format/CaptureBlobs.h"
+#include "clcapture/opencl/InfoString.h"
 
 #include <chrono>
 #include <fstream>
@@ -61,14 +62,9 @@ private:
 
 std::string kernelArgString(const cl_icd_dispatch &api, cl_kernel kernel, cl_uint index,
                             cl_kernel_arg_info what) {
-  std::size_t size = 0;
-  if (api.clGetKernelArgInfo(kernel, index, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-    return {};
-  std::string s(size, '\0');
-  if (api.clGetKernelArgInfo(kernel, index, what, size, s.data(), nullptr) != CL_SUCCESS)
-    return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
+  return opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+    return api.clGetKernelArgInfo(kernel, index, what, size, value, sizeRet);
+  });
 }
 
 /// What the driver says about an argument (OpenCL 1.2 §5.7.3, answered for programs built with
@@ -117,6 +113,211 @@ LaunchResult failed(LaunchResult r, LaunchStatus status, std::string reason) {
   r.reason = std::move(reason);
   r.buffers.clear();
   return r;
+}
+
+/// Why a step stopped a launch.
+struct Stop {
+  LaunchStatus status;
+  std::string reason;
+};
+using StepOutcome = std::optional<Stop>;
+
+Stop deviceError(std::string reason) {
+  return Stop{LaunchStatus::Error, std::move(reason)};
+}
+
+/// The buffers the kernel may write, with the memory objects bound to them, in argument order.
+using WrittenBuffers = std::vector<std::pair<const ArgPlan *, cl_mem>>;
+
+StepOutcome endiannessMismatch(const LaunchPlan &plan, bool deviceLittle) {
+  bool captureLittle = plan.endianness == fmt::Endianness::Little;
+  if (captureLittle == deviceLittle)
+    return std::nullopt;
+  return Stop{LaunchStatus::NotReplayable,
+              std::string("captured on a ") + (captureLittle ? "little" : "big") +
+                  "-endian device; this device is " + (deviceLittle ? "little" : "big") +
+                  "-endian, so the captured bytes would mean other values"};
+}
+
+/// The kernel, which must take as many arguments as the capture gives.
+StepOutcome createKernel(const cl_icd_dispatch &api, cl_program program, const LaunchPlan &plan,
+                         LaunchObjects &objects) {
+  cl_int status = CL_SUCCESS;
+  objects.m_kernel = api.clCreateKernel(program, plan.entryPoint.c_str(), &status);
+  if (!objects.m_kernel || status != CL_SUCCESS)
+    return deviceError("clCreateKernel(" + plan.entryPoint + ") failed with " + errorName(status));
+  cl_uint numArgs = 0;
+  if (api.clGetKernelInfo(objects.m_kernel, CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr) ==
+          CL_SUCCESS &&
+      numArgs != plan.args.size())
+    return deviceError("the kernel takes " + std::to_string(numArgs) + " arguments, the capture gives " +
+                       std::to_string(plan.args.size()));
+  return std::nullopt;
+}
+
+/// Memory objects, parents before their sub-buffers (LaunchPlan's order).
+StepOutcome createMemory(const cl_icd_dispatch &api, cl_context context, const LaunchPlan &plan,
+                         std::uint64_t align, LaunchObjects &objects) {
+  for (std::size_t m = 0; m < plan.memory.size(); ++m) {
+    const MemorySpec &spec = plan.memory[m];
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = nullptr;
+    if (!spec.parent) {
+      mem = api.clCreateBuffer(context, spec.flags | CL_MEM_COPY_HOST_PTR, spec.size,
+                               const_cast<std::uint8_t *>(spec.initial.data()), &status);
+    } else {
+      std::string users;
+      for (const ArgPlan &arg : plan.args)
+        if (arg.role == ArgRole::Memory && arg.memory == m)
+          users += (users.empty() ? "" : ", ") + argLabel(arg);
+      if (spec.origin % align != 0)
+        return Stop{LaunchStatus::NotReplayable,
+                    users + ": a sub-buffer " + std::to_string(spec.origin) +
+                        " bytes into its parent; this device aligns sub-buffers to " + std::to_string(align) +
+                        " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN), so the captured aliasing cannot be rebuilt"};
+      cl_buffer_region region{spec.origin, spec.size};
+      cl_mem parent = objects.m_memory[*spec.parent];
+      mem = api.clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    }
+    if (!mem || status != CL_SUCCESS)
+      return deviceError(std::string(spec.parent ? "clCreateSubBuffer" : "clCreateBuffer") + " of " +
+                         std::to_string(spec.size) + " bytes failed with " + errorName(status));
+    objects.m_memory.push_back(mem);
+  }
+  return std::nullopt;
+}
+
+/// One argument set on the kernel; a buffer the kernel may write goes into `written` and `buffers`.
+StepOutcome setArgument(const cl_icd_dispatch &api, const LaunchPlan &plan, const ArgPlan &arg,
+                        std::uint32_t addressBits, const LaunchObjects &objects, WrittenBuffers &written,
+                        std::vector<BufferResult> &buffers) {
+  cl_kernel kernel = objects.m_kernel;
+  ArgQualifiers q = driverQualifiers(api, kernel, arg.index);
+  std::string label = argLabel(arg);
+  cl_int status = CL_SUCCESS;
+  switch (arg.role) {
+  case ArgRole::Scalar: {
+    auto bytes = scalarBytes(arg.value, q.typeName ? q.typeName : arg.typeName, addressBits, plan.endianness);
+    if (!bytes)
+      return deviceError(label + ": " + bytes.error());
+    status = api.clSetKernelArg(kernel, arg.index, bytes->size(), bytes->data());
+    if (status != CL_SUCCESS)
+      return deviceError(label + ": clSetKernelArg with the " + std::to_string(bytes->size()) + " bytes of " +
+                         arg.value + (q.typeName ? " (type " + *q.typeName + ")" : std::string()) +
+                         " failed with " + errorName(status));
+    break;
+  }
+  case ArgRole::Local:
+    status = api.clSetKernelArg(kernel, arg.index, arg.size, nullptr);
+    break;
+  case ArgRole::Null: {
+    cl_mem none = nullptr;
+    status = api.clSetKernelArg(kernel, arg.index, sizeof none, &none);
+    break;
+  }
+  case ArgRole::Memory: {
+    cl_mem mem = objects.m_memory[arg.memory];
+    status = api.clSetKernelArg(kernel, arg.index, sizeof mem, &mem);
+    if (mayWrite(arg, q))
+      written.emplace_back(&arg, mem);
+    break;
+  }
+  }
+  if (status != CL_SUCCESS)
+    return deviceError(label + ": clSetKernelArg failed with " + errorName(status));
+  if (arg.role == ArgRole::Memory && mayWrite(arg, q)) {
+    BufferResult b;
+    b.argument = arg.index;
+    b.name = q.name ? *q.name : arg.name;
+    b.size = arg.size;
+    std::optional<std::string> type = q.typeName ? q.typeName : arg.typeName;
+    if (type)
+      b.type = elementTypeOf(*type);
+    buffers.push_back(std::move(b));
+  }
+  return std::nullopt;
+}
+
+/// The global and local sizes and the offset as clEnqueueNDRangeKernel takes them.
+struct NdRange {
+  explicit NdRange(const LaunchPlan &plan)
+      : dims(static_cast<cl_uint>(plan.globalSize.size())),
+        global(plan.globalSize.begin(), plan.globalSize.end()) {
+    if (plan.localSize)
+      local.assign(plan.localSize->begin(), plan.localSize->end());
+    if (plan.globalOffset)
+      offset.assign(plan.globalOffset->begin(), plan.globalOffset->end());
+  }
+  cl_uint dims;
+  std::vector<std::size_t> global, local, offset;
+};
+
+/// The same inputs again for run `run`: every buffer gets its starting bytes back (sub-buffers through
+/// their parent).
+StepOutcome restoreInputs(const cl_icd_dispatch &api, cl_command_queue queue, const LaunchPlan &plan,
+                          const LaunchObjects &objects, std::uint32_t run) {
+  for (std::size_t m = 0; m < plan.memory.size(); ++m) {
+    const MemorySpec &spec = plan.memory[m];
+    if (spec.parent)
+      continue;
+    cl_int status = api.clEnqueueWriteBuffer(queue, objects.m_memory[m], CL_TRUE, 0, spec.size,
+                                             spec.initial.data(), 0, nullptr, nullptr);
+    if (status != CL_SUCCESS)
+      return deviceError("restoring the inputs for run " + std::to_string(run) + " failed with " +
+                         errorName(status));
+  }
+  return std::nullopt;
+}
+
+/// One launch, waited for; `seconds`: enqueue to completion.
+StepOutcome launchOnce(const cl_icd_dispatch &api, cl_command_queue queue, cl_kernel kernel,
+                       const LaunchPlan &plan, const NdRange &range, double &seconds) {
+  auto start = std::chrono::steady_clock::now();
+  cl_int status = CL_SUCCESS;
+  if (plan.task)
+    status = api.clEnqueueTask(queue, kernel, 0, nullptr, nullptr);
+  else
+    status = api.clEnqueueNDRangeKernel(
+        queue, kernel, range.dims, range.offset.empty() ? nullptr : range.offset.data(), range.global.data(),
+        range.local.empty() ? nullptr : range.local.data(), 0, nullptr, nullptr);
+  if (status != CL_SUCCESS)
+    return deviceError(std::string(plan.task ? "clEnqueueTask" : "clEnqueueNDRangeKernel") + " failed with " +
+                       errorName(status));
+  status = api.clFinish(queue);
+  auto end = std::chrono::steady_clock::now();
+  if (status != CL_SUCCESS)
+    return deviceError("the launch failed: clFinish gave " + errorName(status));
+  seconds = std::chrono::duration<double>(end - start).count();
+  return std::nullopt;
+}
+
+/// Every written buffer read back: run 1's bytes are kept, a later run's are compared with them.
+StepOutcome readBack(const cl_icd_dispatch &api, cl_command_queue queue, const WrittenBuffers &written,
+                     std::vector<BufferResult> &buffers, std::uint32_t run, fmt::Endianness endianness) {
+  for (std::size_t w = 0; w < written.size(); ++w) {
+    BufferResult &b = buffers[w];
+    std::vector<std::uint8_t> bytes(b.size);
+    cl_int status = api.clEnqueueReadBuffer(queue, written[w].second, CL_TRUE, 0, b.size, bytes.data(), 0,
+                                            nullptr, nullptr);
+    if (status != CL_SUCCESS)
+      return deviceError(argLabel(*written[w].first) + ": reading it back failed with " + errorName(status));
+    if (run == 1) {
+      b.bytes = std::move(bytes);
+      continue;
+    }
+    // Between runs every bit counts: a value that changes from run to run is what a race looks like.
+    ElementType exact = b.type;
+    if (exact.kind == ValueKind::Float)
+      exact.kind = ValueKind::Integer;
+    Comparison c = compareBuffers(bytes, b.bytes, exact, 0, endianness);
+    if (!c.same) {
+      if (b.runsDiffering++ == 0) {
+        b.betweenRuns = std::move(c);
+        b.firstDifferingRun = run;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -210,15 +411,9 @@ fmt::Expected<cl_program> Replayer::program(const LaunchPlan &plan) {
   cl_device_id device = m_driver.device();
   status = api.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
-    std::size_t size = 0;
-    std::string log;
-    if (api.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS &&
-        size > 1) {
-      log.resize(size);
-      if (api.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) !=
-          CL_SUCCESS)
-        log.clear();
-    }
+    std::string log = opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+      return api.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, value, sizeRet);
+    });
     api.clReleaseProgram(program);
     std::string first = firstLines(log, 8);
     return fmt::fail("the kernel did not compile (" + errorName(status) + ", options '" + options + "')" +
@@ -234,12 +429,9 @@ LaunchResult Replayer::replay(const LaunchPlan &plan) {
   r.launch = plan.launch;
   r.entryPoint = plan.entryPoint;
   r.notes = plan.notes;
-  bool captureLittle = plan.endianness == fmt::Endianness::Little;
-  if (captureLittle != m_driver.littleEndian())
-    return failed(std::move(r), LaunchStatus::NotReplayable,
-                  std::string("captured on a ") + (captureLittle ? "little" : "big") +
-                      "-endian device; this device is " + (m_driver.littleEndian() ? "little" : "big") +
-                      "-endian, so the captured bytes would mean other values");
+  auto stopped = [&r](Stop stop) { return failed(std::move(r), stop.status, std::move(stop.reason)); };
+  if (auto stop = endiannessMismatch(plan, m_driver.littleEndian()))
+    return stopped(std::move(*stop));
   if (auto queue = ensureQueue(); !queue)
     return failed(std::move(r), LaunchStatus::Error, queue.error());
   auto program = this->program(plan);
@@ -248,164 +440,29 @@ LaunchResult Replayer::replay(const LaunchPlan &plan) {
 
   LaunchObjects objects(m_driver);
   const cl_icd_dispatch &api = m_driver.api(*program);
-  cl_int status = CL_SUCCESS;
-  objects.m_kernel = api.clCreateKernel(*program, plan.entryPoint.c_str(), &status);
-  if (!objects.m_kernel || status != CL_SUCCESS)
-    return failed(std::move(r), LaunchStatus::Error,
-                  "clCreateKernel(" + plan.entryPoint + ") failed with " + errorName(status));
-  cl_kernel kernel = objects.m_kernel;
-  cl_uint numArgs = 0;
-  if (api.clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr) == CL_SUCCESS &&
-      numArgs != plan.args.size())
-    return failed(std::move(r), LaunchStatus::Error,
-                  "the kernel takes " + std::to_string(numArgs) + " arguments, the capture gives " +
-                      std::to_string(plan.args.size()));
+  WrittenBuffers written;
+  if (auto stop = createKernel(api, *program, plan, objects))
+    return stopped(std::move(*stop));
+  if (auto stop = createMemory(api, m_context, plan, m_driver.baseAddressAlignBytes(), objects))
+    return stopped(std::move(*stop));
+  for (const ArgPlan &arg : plan.args)
+    if (auto stop = setArgument(api, plan, arg, m_driver.addressBits(), objects, written, r.buffers))
+      return stopped(std::move(*stop));
 
-  // Memory objects, parents before their sub-buffers (LaunchPlan's order).
-  const std::uint64_t align = m_driver.baseAddressAlignBytes();
-  for (std::size_t m = 0; m < plan.memory.size(); ++m) {
-    const MemorySpec &spec = plan.memory[m];
-    cl_mem mem = nullptr;
-    if (!spec.parent) {
-      mem = api.clCreateBuffer(m_context, spec.flags | CL_MEM_COPY_HOST_PTR, spec.size,
-                               const_cast<std::uint8_t *>(spec.initial.data()), &status);
-    } else {
-      std::string users;
-      for (const ArgPlan &arg : plan.args)
-        if (arg.role == ArgRole::Memory && arg.memory == m)
-          users += (users.empty() ? "" : ", ") + argLabel(arg);
-      if (spec.origin % align != 0)
-        return failed(
-            std::move(r), LaunchStatus::NotReplayable,
-            users + ": a sub-buffer " + std::to_string(spec.origin) +
-                " bytes into its parent; this device aligns sub-buffers to " + std::to_string(align) +
-                " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN), so the captured aliasing cannot be rebuilt");
-      cl_buffer_region region{spec.origin, spec.size};
-      cl_mem parent = objects.m_memory[*spec.parent];
-      mem = api.clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-    }
-    if (!mem || status != CL_SUCCESS)
-      return failed(std::move(r), LaunchStatus::Error,
-                    std::string(spec.parent ? "clCreateSubBuffer" : "clCreateBuffer") + " of " +
-                        std::to_string(spec.size) + " bytes failed with " + errorName(status));
-    objects.m_memory.push_back(mem);
-  }
-
-  // Arguments, and the buffers the kernel may write.
-  std::vector<std::pair<const ArgPlan *, cl_mem>> written;
-  for (const ArgPlan &arg : plan.args) {
-    ArgQualifiers q = driverQualifiers(api, kernel, arg.index);
-    std::string label = argLabel(arg);
-    switch (arg.role) {
-    case ArgRole::Scalar: {
-      auto bytes = scalarBytes(arg.value, q.typeName ? q.typeName : arg.typeName, m_driver.addressBits(),
-                               plan.endianness);
-      if (!bytes)
-        return failed(std::move(r), LaunchStatus::Error, label + ": " + bytes.error());
-      status = api.clSetKernelArg(kernel, arg.index, bytes->size(), bytes->data());
-      if (status != CL_SUCCESS)
-        return failed(std::move(r), LaunchStatus::Error,
-                      label + ": clSetKernelArg with the " + std::to_string(bytes->size()) + " bytes of " +
-                          arg.value + (q.typeName ? " (type " + *q.typeName + ")" : std::string()) +
-                          " failed with " + errorName(status));
-      break;
-    }
-    case ArgRole::Local:
-      status = api.clSetKernelArg(kernel, arg.index, arg.size, nullptr);
-      break;
-    case ArgRole::Null: {
-      cl_mem none = nullptr;
-      status = api.clSetKernelArg(kernel, arg.index, sizeof none, &none);
-      break;
-    }
-    case ArgRole::Memory: {
-      cl_mem mem = objects.m_memory[arg.memory];
-      status = api.clSetKernelArg(kernel, arg.index, sizeof mem, &mem);
-      if (mayWrite(arg, q))
-        written.emplace_back(&arg, mem);
-      break;
-    }
-    }
-    if (status != CL_SUCCESS)
-      return failed(std::move(r), LaunchStatus::Error,
-                    label + ": clSetKernelArg failed with " + errorName(status));
-    if (arg.role == ArgRole::Memory && mayWrite(arg, q)) {
-      BufferResult b;
-      b.argument = arg.index;
-      b.name = q.name ? *q.name : arg.name;
-      b.size = arg.size;
-      std::optional<std::string> type = q.typeName ? q.typeName : arg.typeName;
-      if (type)
-        b.type = elementTypeOf(*type);
-      r.buffers.push_back(std::move(b));
-    }
-  }
-
-  const cl_uint dims = static_cast<cl_uint>(plan.globalSize.size());
-  std::vector<std::size_t> global(plan.globalSize.begin(), plan.globalSize.end());
-  std::vector<std::size_t> local, offset;
-  if (plan.localSize)
-    local.assign(plan.localSize->begin(), plan.localSize->end());
-  if (plan.globalOffset)
-    offset.assign(plan.globalOffset->begin(), plan.globalOffset->end());
+  const NdRange range(plan);
   const cl_icd_dispatch &queueApi = m_driver.api(m_queue);
   for (std::uint32_t run = 1; run <= m_settings.repeat; ++run) {
     if (run > 1)
-      // The same inputs again: every buffer gets its starting bytes back (sub-buffers through their parent).
-      for (std::size_t m = 0; m < plan.memory.size(); ++m) {
-        const MemorySpec &spec = plan.memory[m];
-        if (spec.parent)
-          continue;
-        status = queueApi.clEnqueueWriteBuffer(m_queue, objects.m_memory[m], CL_TRUE, 0, spec.size,
-                                               spec.initial.data(), 0, nullptr, nullptr);
-        if (status != CL_SUCCESS)
-          return failed(std::move(r), LaunchStatus::Error,
-                        "restoring the inputs for run " + std::to_string(run) + " failed with " +
-                            errorName(status));
-      }
-    auto start = std::chrono::steady_clock::now();
-    if (plan.task)
-      status = queueApi.clEnqueueTask(m_queue, kernel, 0, nullptr, nullptr);
-    else
-      status = queueApi.clEnqueueNDRangeKernel(m_queue, kernel, dims,
-                                               offset.empty() ? nullptr : offset.data(), global.data(),
-                                               local.empty() ? nullptr : local.data(), 0, nullptr, nullptr);
-    if (status != CL_SUCCESS)
-      return failed(std::move(r), LaunchStatus::Error,
-                    std::string(plan.task ? "clEnqueueTask" : "clEnqueueNDRangeKernel") + " failed with " +
-                        errorName(status));
-    status = queueApi.clFinish(m_queue);
-    auto end = std::chrono::steady_clock::now();
-    if (status != CL_SUCCESS)
-      return failed(std::move(r), LaunchStatus::Error,
-                    "the launch failed: clFinish gave " + errorName(status));
+      if (auto stop = restoreInputs(queueApi, m_queue, plan, objects, run))
+        return stopped(std::move(*stop));
+    double seconds = 0;
+    if (auto stop = launchOnce(queueApi, m_queue, objects.m_kernel, plan, range, seconds))
+      return stopped(std::move(*stop));
     if (run == 1)
-      r.seconds = std::chrono::duration<double>(end - start).count();
+      r.seconds = seconds;
     r.runs = run;
-    for (std::size_t w = 0; w < written.size(); ++w) {
-      BufferResult &b = r.buffers[w];
-      std::vector<std::uint8_t> bytes(b.size);
-      status = queueApi.clEnqueueReadBuffer(m_queue, written[w].second, CL_TRUE, 0, b.size, bytes.data(), 0,
-                                            nullptr, nullptr);
-      if (status != CL_SUCCESS)
-        return failed(std::move(r), LaunchStatus::Error,
-                      argLabel(*written[w].first) + ": reading it back failed with " + errorName(status));
-      if (run == 1) {
-        b.bytes = std::move(bytes);
-        continue;
-      }
-      // Between runs every bit counts: a value that changes from run to run is what a race looks like.
-      ElementType exact = b.type;
-      if (exact.kind == ValueKind::Float)
-        exact.kind = ValueKind::Integer;
-      Comparison c = compareBuffers(bytes, b.bytes, exact, 0, plan.endianness);
-      if (!c.same) {
-        if (b.runsDiffering++ == 0) {
-          b.betweenRuns = std::move(c);
-          b.firstDifferingRun = run;
-        }
-      }
-    }
+    if (auto stop = readBack(queueApi, m_queue, written, r.buffers, run, plan.endianness))
+      return stopped(std::move(*stop));
   }
   if (m_settings.compare)
     compareOutputs(r, plan);

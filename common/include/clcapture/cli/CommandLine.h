@@ -20,6 +20,12 @@ namespace clcapture::cli {
 
 constexpr int kExitCommandLineError = 1;
 
+/// "TOOL: error: MESSAGE" and the --help hint on `err`; returns the exit code (1).
+inline int commandLineError(const std::string &tool, const std::string &message, std::ostream &err) {
+  err << tool << ": error: " << message << "\nrun '" << tool << " --help' for the options\n";
+  return kExitCommandLineError;
+}
+
 /// Parses; returns the exit code when the program should stop here (help, version: 0; an error: 1, after
 /// "TOOL: error: …" on `err`), nothing when it should go on.
 inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const *argv, const std::string &tool,
@@ -33,8 +39,7 @@ inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const
   } catch (const CLI::CallForVersion &e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError &e) {
-    err << tool << ": error: " << e.what() << "\nrun '" << tool << " --help' for the options\n";
-    return kExitCommandLineError;
+    return commandLineError(tool, e.what(), err);
   }
   return std::nullopt;
 }
