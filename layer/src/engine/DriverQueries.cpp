@@ -2,36 +2,27 @@
 
 #include "engine/DriverQueries.h"
 
+#include "clcapture/opencl/InfoString.h"
+
 namespace clcapture::layer {
 
 namespace {
 
 std::string kernelArgString(const cl_icd_dispatch &d, cl_kernel kernel, cl_uint index,
                             cl_kernel_arg_info what) {
-  std::size_t size = 0;
-  if (!d.clGetKernelArgInfo || d.clGetKernelArgInfo(kernel, index, what, 0, nullptr, &size) != CL_SUCCESS ||
-      size == 0)
+  if (!d.clGetKernelArgInfo)
     return {};
-  std::string s(size, '\0');
-  if (d.clGetKernelArgInfo(kernel, index, what, size, s.data(), nullptr) != CL_SUCCESS)
-    return {};
-  while (!s.empty() && s.back() == '\0')
-    s.pop_back();
-  return s;
+  return opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+    return d.clGetKernelArgInfo(kernel, index, what, size, value, sizeRet);
+  });
 }
 
 } // namespace
 
 std::string deviceString(const cl_icd_dispatch &d, cl_device_id device, cl_device_info what) {
-  std::size_t size = 0;
-  if (d.clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-    return {};
-  std::string s(size, '\0');
-  if (d.clGetDeviceInfo(device, what, size, s.data(), nullptr) != CL_SUCCESS)
-    return {};
-  while (!s.empty() && s.back() == '\0')
-    s.pop_back();
-  return s;
+  return opencl::infoString([&](std::size_t size, void *value, std::size_t *sizeRet) {
+    return d.clGetDeviceInfo(device, what, size, value, sizeRet);
+  });
 }
 
 format::DeviceFacts askDeviceFacts(const cl_icd_dispatch &d, cl_device_id device) {
