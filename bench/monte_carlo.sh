@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Boost.Compute's monte_carlo example (Debian libboost1.74-doc, built against -lOpenCL) on PoCL: bare, then
-# under the launcher with the default settings (issue 12's acceptance: it finishes, the capture stays inside
+# under the launcher with the default settings (what safe defaults promise: it finishes, the capture stays inside
 # the default byte budget, every launch is recorded, the closing lines say what was left out).
 #   bench/monte_carlo.sh [CAPTURE_DIR]      (default build/bench-monte-carlo; about 4.3 GB, removed after)
 # Needs the packages of tools/setup.sh (libboost1.74-doc, libboost1.74-dev).

@@ -26,7 +26,7 @@ ROOT = os.path.dirname(HERE)
 
 
 def scalar_hex(value):
-    return f"0x{value:08X}"  # SPEC §3: an int's value as 8 upper-case hex digits
+    return f"0x{value:08X}"  # docs/contract.md §3: an int's value as 8 upper-case hex digits
 
 
 def launch_for(kernel, items):

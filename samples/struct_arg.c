@@ -1,5 +1,5 @@
 /* A kernel taking a struct by value: out[i] = in[i] * p.scale + p.offset, for i in [p.begin, p.end).
- * The struct's bytes are what a capture must record as one scalar value (SPEC §3). */
+ * The struct's bytes are what a capture must record as one scalar value (docs/contract.md §3). */
 #include "common/sample_util.h"
 
 #include <math.h>

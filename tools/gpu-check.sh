@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a machine with an NVIDIA GPU (the lent device machine; opencl-notes.md "NVIDIA's driver"): every sample
+# On a machine with an NVIDIA GPU (the lent device machine; docs/drivers-and-loaders.md "NVIDIA's driver"): every sample
 # run bare and captured through NVIDIA's OpenCL driver, with the Khronos loader that ships with CUDA and with
 # the system's ocl-icd, through both front ends (shim ICD and OPENCL_LAYERS layer); each capture is checked
 # with tests/layer/check_capture.py (--no-schema: that machine has no python3-jsonschema).
@@ -65,7 +65,7 @@ for pair in "khronos:$khronos" "ocl-icd:$system"; do
     done
   done
 done
-# Issue 12's launch-heavy pattern (20,000 identical launches, no waits) under full capture, through NVIDIA's
+# The launch-heavy pattern (20,000 identical launches, no waits) under full capture, through NVIDIA's
 # driver with CUDA's Khronos loader: no run may hang or lose launches (tools/stress-capture.sh).
 if [ -f "$khronos" ]; then
   if LD_PRELOAD="$khronos" SAMPLE_EXPECT_PLATFORM="${EXPECT_PLATFORM:-NVIDIA}" \

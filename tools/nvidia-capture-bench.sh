@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's capture-overhead workloads on the NVIDIA machine (the lent device; nothing installs there), from
+# The capture-overhead workloads on the NVIDIA machine (the lent device; nothing installs there), from
 # the kit of tools/nvidia-deadlock-hunt.sh (bin/clcapture, lib/libclcapture.so, samples/bench_launches and
 # samples/bench_data), with CUDA's Khronos loader preloaded and NVIDIA's ICD: bare, every launch filtered out,
 # metadata only (--data none), full capture; medians of REPS runs; bytes written and record bytes per launch.

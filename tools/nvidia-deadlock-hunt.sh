@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's deadlock hunt on the NVIDIA machine: full captures of `bench_launches 20000` until HANGS hangs or
+# The deadlock hunt on the NVIDIA machine: full captures of `bench_launches 20000` until HANGS hangs or
 # RUNS runs; a run still going after LIMIT s is called hung, its launch count is read twice 5 s apart, and
 # eu-stack dumps every thread into $OUT/stack-N.txt. EXPECT=NVIDIA makes the sample refuse other platforms.
 # Runs from a kit carried to the machine (nothing installs there); make it here:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The release tarball on machines that have nothing of ours (issue 10's acceptance), in debootstrap roots:
+# The release tarball on machines that have nothing of ours (acceptance), in debootstrap roots:
 #  - Debian 12 minbase + ocl-icd + PoCL (no libdw, no -dev packages, no compiler): `clcapture doctor` reports
 #    the driver and says capture would work; the reduce sample is captured through the launcher;
 #  - Debian 11 minbase (glibc 2.31, libstdc++ 10) + ocl-icd + Oclgrind + PyOpenCL: libclcapture.so, loaded

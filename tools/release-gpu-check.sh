@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The release tarball alone on a GPU machine (issue 10's acceptance; the lent NVIDIA machine, stock Ubuntu
+# The release tarball alone on a GPU machine (acceptance; the lent NVIDIA machine, stock Ubuntu
 # 24.04, nothing installed): with CUDA's bundled Khronos loader and with the system's ocl-icd,
 #  - `clcapture doctor` lists NVIDIA's platform and says capture would work;
 #  - every sample is captured through the tarball's launcher and its capture checked;

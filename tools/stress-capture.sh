@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's hang check on any driver: RUNS full captures of `bench_launches LAUNCHES` (identical launches on an
+# The hang check on any driver: RUNS full captures of `bench_launches LAUNCHES` (identical launches on an
 # in-order queue, a read-only-free read/write buffer, no waits until the final clFinish) under the launcher;
 # a run still going after LIMIT seconds is called hung (its threads' stacks are printed when eu-stack is
 # around) and the script exits 1. Prints one line per run and a summary.

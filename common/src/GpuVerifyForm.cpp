@@ -82,7 +82,7 @@ std::string withoutDanglingOption(const std::string &flags) {
   return flags;
 }
 
-/// `0x` and upper-case digits (SPEC §3); the loader wants the lower-case prefix (util.is_hex_string).
+/// `0x` and upper-case digits (docs/contract.md §3); the loader wants the lower-case prefix (util.is_hex_string).
 std::string canonicalHex(const std::string &value) {
   std::string out = "0x";
   out.reserve(value.size());

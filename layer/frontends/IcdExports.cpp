@@ -1,6 +1,6 @@
 //===- IcdExports.cpp - The shim ICD's three exported entry points -------===//
 //
-// What an ICD loader needs from a driver library (opencl-notes.md): clIcdGetPlatformIDsKHR,
+// What an ICD loader needs from a driver library (docs/drivers-and-loaders.md): clIcdGetPlatformIDsKHR,
 // clGetExtensionFunctionAddress and clGetPlatformInfo. The platforms handed out are the real driver's own
 // handles, so every later call goes straight through the driver's dispatch table; hooks are installed in that
 // table by the capture engine. No C++ exception crosses these functions.

@@ -1,6 +1,6 @@
 //===- CaptureSummary.h - What the launcher says after the command -*- C++ -*-===//
 //
-// SPEC §2: the launcher's closing line says how many launches were left without bytes or without source, and
+// docs/contract.md §2: the launcher's closing line says how many launches were left without bytes or without source, and
 // why. Read from the sidecar (captures.meta.json, through clcapture::format): launches listed as not
 // captured, counted by their reason (programs from binaries: how to get their source; IL), and arguments
 // whose bytes were not stored (data_skipped: the per-buffer cap, the byte budget, …), then the closing line

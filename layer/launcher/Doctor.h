@@ -1,6 +1,6 @@
 //===- Doctor.h - clcapture doctor: would capture work here, and if not, why -*- C++ -*-===//
 //
-// SPEC §1: loaders, drivers, platforms and devices as an application sees them through the capture library.
+// docs/contract.md §1: loaders, drivers, platforms and devices as an application sees them through the capture library.
 // Under the environment the launcher would set (LaunchEnvironment.h): the capture library and the drivers
 // loaded as in the pre-flight (Preflight.h); then, in a child process, libOpenCL.so.1 loaded as the dynamic
 // linker resolves it (which file, ocl-icd or the Khronos loader), its platforms and devices listed through it

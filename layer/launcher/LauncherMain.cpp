@@ -1,7 +1,7 @@
 //===- LauncherMain.cpp - clcapture: run a command with the capture in front of its driver -===//
 //
-// SPEC §1: clcapture [--dir DIR] [--layer] [--kernels REGEX] [--launches A-B] [--data all|none|BYTES] --
-// COMMAND. As a shim ICD (the default) one recipe works for both loaders (opencl-notes.md): a private folder
+// docs/contract.md §1: clcapture [--dir DIR] [--layer] [--kernels REGEX] [--launches A-B] [--data all|none|BYTES] --
+// COMMAND. As a shim ICD (the default) one recipe works for both loaders (docs/drivers-and-loaders.md): a private folder
 // holding only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader;
 // the real driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named,
 // else the system vendors folder. With --layer the loader keeps finding the drivers itself and loads the

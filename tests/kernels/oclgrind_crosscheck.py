@@ -105,7 +105,7 @@ def sim_for(path, text, options, contents=None):
             if name not in header["args"]:
                 return None, f"scalar {name} not given"
             value = header["args"][name][2:]
-            # SPEC §3: one integer, the little-endian bytes read backwards, zero-extended to the parameter;
+            # docs/contract.md §3: one integer, the little-endian bytes read backwards, zero-extended to the parameter;
             # a struct (a type this script does not size) is given with every byte.
             size = scalar_size(text, name) or (len(value) // 2 if len(value) % 2 == 0 else None)
             if size is None:

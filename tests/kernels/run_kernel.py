@@ -5,10 +5,10 @@ usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY [--json-only] [--keep DIR]
   --json-only  print the result record alone (for oclgrind_crosscheck.py)
   --keep DIR   copy the generated capture folder to DIR (to rerun clcapture-verify on it by hand)
 
-The kernel file carries its expectation (STYLE.md §6):
+The kernel file carries its expectation :
   line 1   //pass | //xfail:NOT_ALL_VERIFIED | //unknown      (verified | defects | unknown expected)
   line 2   //--global_size=256 [--local_size=64] [--global_offset=0] [--entry=NAME]
-           [--arg NAME=0xHEX]...   a scalar's captured value (device byte order, SPEC §3)
+           [--arg NAME=0xHEX]...   a scalar's captured value (device byte order, docs/contract.md §3)
            [--size NAME=BYTES]...  an array argument's size
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
            [--alias NAME=OTHER]    two arguments that are the same memory object
@@ -19,7 +19,7 @@ The kernel file carries its expectation (STYLE.md §6):
            a finding), until the first line that is not a // comment.
 A capture folder is generated from the header (captures.json, sidecar for aliasing, data files) and
 clcapture-verify runs on it; the test fails on the wrong verdict, a missing message, or a crash. The capture
-is written as the layer writes one (SPEC §3): captures.json in the form GPUVerify's own loader accepts
+is written as the layer writes one (docs/contract.md §3): captures.json in the form GPUVerify's own loader accepts
 (checked with tests/schema/gpuverify_loader_rules.py), the exact offset and a non-uniform local size in the
 sidecar, from where clcapture-verify takes them.
 """

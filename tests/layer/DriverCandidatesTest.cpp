@@ -1,4 +1,4 @@
-// Where the capture library looks for the real driver (SPEC §1: CLCAPTURE_ICD, else the vendors folder).
+// Where the capture library looks for the real driver (docs/contract.md §1: CLCAPTURE_ICD, else the vendors folder).
 #include "dispatch/DriverSet.h"
 #include "TestSupport.h"
 

@@ -134,7 +134,7 @@ def libdw_available():
 
 
 def check_host_calls(sample, captures, launches, repeats):
-    """SPEC §3 host_api_calls: the exact file and line of the sample's own calls, from DWARF; the sidecar's
+    """docs/contract.md §3 host_api_calls: the exact file and line of the sample's own calls, from DWARF; the sidecar's
     host_calls add the argument index, module and calling function. Without debug info (a copy of the
     sample with its DWARF stripped) the sidecar still names the calls and their function, captures.json has
     no host_api_calls (the seed requires a file and line); fully stripped, only module and offset remain.
@@ -228,7 +228,7 @@ def main():
             schema = json.load(f)
         for e in jsonschema.Draft202012Validator(schema).iter_errors(doc):
             failures.append(f"{name}: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
-    # SPEC §3: GPUVerify's own loader accepts captures.json (it turns away the whole file for one bad value).
+    # docs/contract.md §3: GPUVerify's own loader accepts captures.json (it turns away the whole file for one bad value).
     for v in gpuverify_loader_rules.check(captures, strict=True):
         failures.append(gpuverify_loader_rules.describe("captures.json", v))
     launches = check_common(captures, meta, folder)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks that a clcapture binary loads on any x86-64 Linux with a recent enough glibc (issue 10).
+"""Checks that a clcapture binary loads on any x86-64 Linux with a recent enough glibc.
 
     check_portable.py [--exports FILE.map] [--glibc 2.31] ELF...
 

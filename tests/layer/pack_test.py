@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Pack files (issue 12): small blobs appended to DIR/data/*.pack, resolved by every reader.
+"""Pack files: small blobs appended to DIR/data/*.pack, resolved by every reader.
 
 usage: pack_test.py SCENARIO LAUNCHER ICD SAMPLES_DIR [VERIFY]
 SCENARIO

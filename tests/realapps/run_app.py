@@ -5,7 +5,7 @@ log), and that clcapture-verify gives every captured launch a verdict other than
 
 usage: run_app.py APP --clcapture BIN --verify BIN --work DIR [--timeout SECONDS] [--replay BIN] [--pack]
 
-The capture is taken with --data-after (each launch's written buffers after it). Issue 11's bug-report
+The capture is taken with --data-after (each launch's written buffers after it). The bug-report
 checks, per program: `replay` ones are replayed from the capture alone on PoCL with `clcapture-replay
 --compare` (integers exact, floats within 4 ULP); `pack` ones are packed with `clcapture pack` and
 clcapture-verify on the archive must give the folder's verdicts.
@@ -137,7 +137,7 @@ def main():
     with open(os.path.join(capture, "captures.json"), encoding="utf-8") as f:
         instantiations = json.load(f)
     meta = sidecar_expand.load(capture)
-    # SPEC §3: GPUVerify's own loader accepts captures.json.
+    # docs/contract.md §3: GPUVerify's own loader accepts captures.json.
     failures += [gpuverify_loader_rules.describe("captures.json", v)
                  for v in gpuverify_loader_rules.check(instantiations, strict=True)]
     not_captured = [l for l in meta["launches"] if "instantiation" not in l]
@@ -191,7 +191,7 @@ def main():
         failures.append("the known race is not reported")
     if app.get("race") is False and races:
         failures.append(f"a race is reported where there is none: {races[0]}")
-    # 4. Issue 11: replay from the capture alone, outputs compared; pack, and verify the archive.
+    # 4. replay from the capture alone, outputs compared; pack, and verify the archive.
     if a.replay and app.get("replay"):
         start = time.monotonic()
         p = subprocess.run([a.replay, os.path.join(capture, "captures.json"), "--icd", POCL_LIBRARY, "--compare",

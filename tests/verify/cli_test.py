@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs build/bin/clcapture-verify on the capture folders under tests/verify/captures/ and checks exit
-status, stdout and stderr (SPEC §4). One CTest test per case.
+status, stdout and stderr (docs/contract.md §4). One CTest test per case.
 
 usage: cli_test.py --binary CLCAPTURE_VERIFY --captures DIR --schema REPORT_SCHEMA --work DIR CASE
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""clcapture-verify --open (issue 13, SPEC §4): "race-free for every value?" on racy/fixed pairs.
+"""clcapture-verify --open (docs/contract.md §4): "race-free for every value?" on racy/fixed pairs.
 
 Each kernel of tests/verify/open/ is verified with its captured values (every one is race-free there), then
 with --open=scalars (strided_*) or --open=data (indexed_*): the racy one of each pair is not verified, and for

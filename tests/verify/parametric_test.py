@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Parametric proofs never change a launch's verdict (issue 13, SPEC §4).
+"""Parametric proofs never change a launch's verdict (docs/contract.md §4).
 
 Every corpus kernel (tests/kernels/**.cl) that takes scalars with values becomes a capture of VARIANTS launches:
 the header's launch and launches whose scalar values are changed (v ^ 1, v + 2, the byte width kept).

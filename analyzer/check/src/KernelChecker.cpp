@@ -68,14 +68,14 @@ report::Conflict conflictOf(const AccessSite &a, const AccessSite &b) {
   return a.writes ? Conflict::WriteRead : Conflict::ReadWrite;
 }
 
-/// Whether the two sites can race at all: one memory space, one of them writes (SPEC §5).
+/// Whether the two sites can race at all: one memory space, one of them writes (docs/contract.md §5).
 bool mayConflict(const AccessSite &a, const AccessSite &b) {
   if (a.space != b.space || a.space == MemorySpace::Constant)
     return false;
   return a.writes || b.writes;
 }
 
-/// Two plain (non-atomic) writes: the pair whose race may be benign, when both store the same bytes (SPEC §4).
+/// Two plain (non-atomic) writes: the pair whose race may be benign, when both store the same bytes (docs/contract.md §4).
 bool plainWrites(const AccessSite &a, const AccessSite &b) {
   return a.writes && b.writes && !a.atomic && !b.atomic;
 }
@@ -279,7 +279,7 @@ private:
       return PairOutcome::NoFinding;
     if (!o.exact) {
       // Whether the race happens goes through an abstraction; when every pair of writers there stores the
-      // same bytes, it is benign if it happens at all (SPEC §4), so it leaves no harmful race undecided.
+      // same bytes, it is benign if it happens at all (docs/contract.md §4), so it leaves no harmful race undecided.
       if (plainWrites(m_e.accesses()[pa.sites.front()], m_e.accesses()[pb.sites.front()])) {
         QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
         if (differ.status == QueryOutcome::Status::Unsat) {
@@ -296,7 +296,7 @@ private:
     const AccessSite &a = m_e.accesses()[o.race->siteA], &b = m_e.accesses()[o.race->siteB];
     bool benign = false;
     if (plainWrites(a, b)) {
-      // SPEC §4: every writer stores the same value → benign. Ask for a witness where they differ.
+      // docs/contract.md §4: every writer stores the same value → benign. Ask for a witness where they differ.
       QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
       if (differ.status == QueryOutcome::Status::Unsat)
         benign = true;

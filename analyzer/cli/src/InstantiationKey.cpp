@@ -262,7 +262,7 @@ std::string instantiationKey(const format::Instantiation &inst, const format::La
   else
     key.none();
   key.dims(inst.globalSize);
-  // SPEC §3: an all-zero global_offset is omitted, so absent and zeros are the same launch.
+  // docs/contract.md §3: an all-zero global_offset is omitted, so absent and zeros are the same launch.
   key.dims(inst.globalOffset.value_or(format::Dims(inst.globalSize.size(), 0)));
   key.optional(inst.compilerFlags).text(inst.entryPoint);
   if (inst.kernelArguments) {

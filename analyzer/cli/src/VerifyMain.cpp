@@ -1,6 +1,6 @@
 //===- VerifyMain.cpp - clcapture-verify: check captured launches for races and divergence -===//
 //
-// SPEC §4. The driver (VerifyDriver.h) does the work; main() parses the command line, picks the analysis
+// docs/contract.md §4. The driver (VerifyDriver.h) does the work; main() parses the command line, picks the analysis
 // (pipeline::makeDefaultAnalyzer) and tells the progress whether stderr is a terminal (ProgressReporter.h).
 //
 //===----------------------------------------------------------------------===//

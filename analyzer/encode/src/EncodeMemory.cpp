@@ -274,7 +274,7 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
     std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
     notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr, v ? &*v : nullptr);
-    return {}; // private memory never races (SPEC §5); privateValueAt / privatePointerAt read it back
+    return {}; // private memory never races (docs/contract.md §5); privateValueAt / privatePointerAt read it back
   }
   LaneRange lanes = lanesWritten(*store);
   if (!lanes.whole) {
@@ -558,7 +558,7 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
                                  unsigned elementSize, const SymValue *stored, unsigned role,
                                  bool collective) {
   if (ptr.space == MemorySpace::Private)
-    return; // private memory never races (SPEC §5)
+    return; // private memory never races (docs/contract.md §5)
   unsigned id = m_s.siteFor(&inst, role);
   AccessSite &site = m_s.sites[id];
   // Constant memory is global memory the kernel may not write (OpenCL 1.2 §6.5.3): a `constant` argument

@@ -100,7 +100,7 @@ struct CompareExchange {
   cvc5::Term epoch; ///< the barrier interval of the memory's fence at the call
 };
 
-/// A scalar kernel argument the capture does not give (SPEC §5: missing values are unconstrained). Every
+/// A scalar kernel argument the capture does not give (docs/contract.md §5: missing values are unconstrained). Every
 /// value of it is a real launch, so its term is exact, like the ids; a witness names the value it chose.
 struct OpenArgument {
   std::string name; ///< the argument's name (argumentName)
@@ -158,7 +158,7 @@ struct EncodingState {
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
   /// Memory no write reaches and whose bytes the launch does not give (or gives beyond
   /// maxCapturedTableBytes): one open array (offset → byte) per object, read by both work-items, so two
-  /// reads of one place agree. `how`: exact when the capture has no bytes (SPEC §5: any contents are a
+  /// reads of one place agree. `how`: exact when the capture has no bytes (docs/contract.md §5: any contents are a
   /// real launch); an abstraction when it has bytes the encoder does not read. `ranges`: the buffer's
   /// (origin, size) views when every one has a size — a witness must read inside them.
   struct OpenContents {

@@ -174,7 +174,7 @@ void setUpSharedValues(EncodingState &s) {
       s.sharedValues[&arg] = SymValue{open, Exactness{why}};
       continue;
     }
-    // SPEC §5: a value the capture does not give is unconstrained — the kernel may be launched with any of
+    // docs/contract.md §5: a value the capture does not give is unconstrained — the kernel may be launched with any of
     // them, so each is a real launch (exact, like the ids), and a witness names the one it chose.
     s.sharedValues[&arg] = SymValue{open, {}};
     if (!arg.use_empty())

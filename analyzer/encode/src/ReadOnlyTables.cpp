@@ -37,7 +37,7 @@ cvc5::Term storeBytes(TermFactory &tf, cvc5::Term base, std::uint64_t origin, co
 }
 
 /// Whether the launch gives no bytes for memory object `object`: local memory (never initialised) or a
-/// buffer whose capture has no data (SPEC §5: its contents are open).
+/// buffer whose capture has no data (docs/contract.md §5: its contents are open).
 bool contentsOpen(const EncodingState &s, std::uint64_t object) {
   if (object >= kLocalArgumentObject && object < kConstantVariableObject)
     return true; // __local arguments and variables
@@ -116,7 +116,7 @@ void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
 }
 
 /// A struct passed by value: the kernel reads its fields from private memory, and the capture has its bytes
-/// (SPEC §3: the scalar value is the struct's bytes in the device's order).
+/// (docs/contract.md §3: the scalar value is the struct's bytes in the device's order).
 void tableByValue(EncodingState &s, llvm::Argument &arg, const model::ArgumentFact &fact, const cvc5::Sort &array) {
   TermFactory &tf = s.tf;
   unsigned no = arg.getArgNo();
@@ -128,7 +128,7 @@ void tableByValue(EncodingState &s, llvm::Argument &arg, const model::ArgumentFa
 }
 
 /// A struct passed by value without captured bytes (not captured, or opened by --open=scalars): any value
-/// is a real launch (SPEC §5), the same for every work-item. One open array that both read, so a witness
+/// is a real launch (docs/contract.md §5), the same for every work-item. One open array that both read, so a witness
 /// names the fields it needs ("shape[1] = 8"); the kernel's own stores to its copy make the object
 /// written, and then its reads are open values as for any private variable.
 void openByValue(EncodingState &s, llvm::Argument &arg, const cvc5::Sort &array) {

@@ -37,7 +37,7 @@ std::optional<llvm::APInt> capturedScalarBits(const std::vector<std::uint8_t> &b
                                               format::Endianness order) {
   if (bits == 0 || bytes.empty())
     return std::nullopt;
-  // SPEC §3: the value is one integer, the bytes in the device's order; shorter than the parameter means
+  // docs/contract.md §3: the value is one integer, the bytes in the device's order; shorter than the parameter means
   // leading zeros, longer must be zeros beyond the parameter.
   llvm::APInt value(static_cast<unsigned>(bytes.size() * 8), 0);
   for (std::size_t i = 0; i < bytes.size(); ++i) {

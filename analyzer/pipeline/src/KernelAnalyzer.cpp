@@ -93,7 +93,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
     r.verdict = report::Verdict::Unknown;
     r.reason = summarise(outcome.benignIfAny) + " (benign if it does, but --strict counts benign races)";
   } else if (!outcome.benignIfAny.empty()) {
-    // SPEC §4: a same-value race does not make `defects`; it is named, though it has no witness to list.
+    // docs/contract.md §4: a same-value race does not make `defects`; it is named, though it has no witness to list.
     r.verdict = report::Verdict::Verified;
     r.reason = summarise(outcome.benignIfAny) + "; every writer there stores the same value, so it is benign "
                                                 "if it does (--strict makes this unknown)";

@@ -79,7 +79,7 @@ const char *toString(ErrorKind e) {
 }
 
 bool countsAsDefect(const Finding &f, bool strict) {
-  // SPEC §4: same-value write-write races are listed but do not turn `verified` into `defects`, unless
+  // docs/contract.md §4: same-value write-write races are listed but do not turn `verified` into `defects`, unless
   // --strict.
   if (f.kind == FindingKind::DataRace && f.benign)
     return strict;
@@ -152,7 +152,7 @@ void finalizeResult(InstantiationResult &result, bool strict) {
   }
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
 
-  // A compile or other error is an `error` whatever the analysis said; a timeout is `unknown` (SPEC §4:
+  // A compile or other error is an `error` whatever the analysis said; a timeout is `unknown` (docs/contract.md §4:
   // "solver timeout") unless a witness already makes it `defects`.
   if (result.errorKind == ErrorKind::Compile || result.errorKind == ErrorKind::Other)
     result.verdict = Verdict::Error;

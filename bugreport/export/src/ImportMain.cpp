@@ -1,6 +1,6 @@
 //===- ImportMain.cpp - clcapture-import: PySchedCL specs as a capture ----===//
 //
-// `clcapture import --pyschedcl SPEC.json… -o DIR [--define NAME=N]… [--src-dir DIR]` (SPEC §1): one
+// `clcapture import --pyschedcl SPEC.json… -o DIR [--define NAME=N]… [--src-dir DIR]` (docs/contract.md §1): one
 // capture folder (captures.json, captures.meta.json, kernels/, data/) with one instantiation per spec, in
 // the order given, written through common/'s writer and read back to check it. What a spec leaves
 // symbolic stays open, each case reported. Exit codes: 0 imported; 1 command-line error or an output that
@@ -25,7 +25,7 @@ using namespace clcapture::exporter;
 
 int main(int argc, char **argv) {
   CLI::App app{
-      "Turns PySchedCL kernel specifications (shared/seeds/pyschedcl-kernel-spec.txt; those clcapture\n"
+      "Turns PySchedCL per-kernel JSON specifications (those clcapture\n"
       "export --pyschedcl writes, or plain ones) into one capture folder that clcapture-verify reads.\n"
       "Exit 0: imported; 1: command-line error; 10: a spec is invalid or lacks what a capture needs",
       "clcapture import"};

@@ -407,7 +407,7 @@ format::Expected<format::KernelArgument> SpecImporter::scalar(const Entry &e, fo
     trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
     if (format::isHexValue(trimmed) &&
         trimmed.find_first_not_of("0123456789abcdefABCDEFxX") == std::string::npos) {
-      // The bytes of the value in the device's byte order, as captures.json writes them (SPEC §3).
+      // The bytes of the value in the device's byte order, as captures.json writes them (docs/contract.md §3).
       std::size_t size = t ? t->size() : format::scalarDigitBytes(trimmed);
       auto decoded = format::decodeScalar(trimmed, size, m_order);
       if (!decoded)
@@ -439,7 +439,7 @@ format::Expected<format::KernelArgument> SpecImporter::scalar(const Entry &e, fo
     return format::KernelArgument(s);
   }
   std::string value = format::encodeScalar(*bytes, m_order);
-  // The capture's own spelling when it is the same value (SPEC §3 allows fewer digits).
+  // The capture's own spelling when it is the same value (docs/contract.md §3 allows fewer digits).
   if (auto c = j.find("captured");
       c != j.end() && c->is_string() && format::isHexValue(c->get<std::string>())) {
     auto same = format::decodeScalar(c->get<std::string>(), bytes->size(), m_order);

@@ -1,6 +1,6 @@
 //===- PackMain.cpp - clcapture pack: a capture folder as one bug-report archive -===//
 //
-// SPEC §1: clcapture pack DIR [-o FILE] [--only I,J…] [--data all|none|BYTES] [--report] [--redact-paths].
+// docs/contract.md §1: clcapture pack DIR [-o FILE] [--only I,J…] [--data all|none|BYTES] [--report] [--redact-paths].
 // One byte-stable .tar.gz (ArchiveWriter.h) with relative paths: captures.json and its sidecar for the
 // selected instantiations, their kernels and data, environment.json, README.md, and with --report the
 // verifier's report in text, JSON and SARIF (clcapture-verify run on the archive itself; its timings are

@@ -3,7 +3,7 @@
 // Internal to clcapture_format's readers. captures.json and the sidecar are arrays of records (the
 // sidecar's under `launches`) appended one at a time, so a file may end mid-record when the application
 // was killed; and a launch-heavy file is large. The parse hands each record over as soon as it is
-// complete and drops it from the tree (issue 13), and a file cut short is parsed again up to its last
+// complete and drops it from the tree, and a file cut short is parsed again up to its last
 // complete record (recoverTruncatedJson, JsonArrayFile.h), with a warning.
 //
 //===----------------------------------------------------------------------===//
@@ -22,7 +22,7 @@ namespace clcapture::format::reader {
 
 /// Called for each record (an element of the array at the record depth) as soon as the parser has it, in
 /// file order; the record is then dropped from the tree, so a file of 64,000 launches is never held as one
-/// tree (issue 13). `restart` is called before the text is parsed again (a cut-short file is parsed a
+/// tree. `restart` is called before the text is parsed again (a cut-short file is parsed a
 /// second time, up to its last complete record): the records seen so far are to be forgotten.
 struct RecordStream {
   std::function<void(Json &record)> record;

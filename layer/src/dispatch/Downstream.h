@@ -1,6 +1,6 @@
 //===- Downstream.h - Where a hook forwards, for either front end --------*- C++ -*-===//
 //
-// libclcapture.so has two front ends (SPEC §1) sharing one set of hooks:
+// libclcapture.so has two front ends (docs/contract.md §1) sharing one set of hooks:
 // - the shim ICD patches the driver's own dispatch table, so a hook forwards to the driver entries it
 //   replaced, found through the object's dispatch pointer (DispatchPatcher);
 // - the OPENCL_LAYERS layer hands the loader a table of its own, so a hook forwards to the loader's

@@ -1,6 +1,6 @@
 //===- DriverSet.h - The real OpenCL drivers behind the capture library -*- C++ -*-===//
 //
-// SPEC §1: the real driver comes from CLCAPTURE_ICD (a library path, an .icd file or a folder of them) or
+// docs/contract.md §1: the real driver comes from CLCAPTURE_ICD (a library path, an .icd file or a folder of them) or
 // else the system vendors folder, never from the capture library itself (the launcher points the loader's
 // OCL_ICD_VENDORS at us, so that variable cannot name the real drivers). Each driver is dlopen'ed privately
 // and asked for its platforms through the ICD entry point, exactly as a loader would.

@@ -72,7 +72,7 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
 }
 
 /// The application's build or compile options plus -cl-kernel-arg-info: PoCL answers clGetKernelArgInfo only
-/// for programs built with it (opencl-notes.md), and it is a compile option (OpenCL 1.2 §5.6.4.5). It changes
+/// for programs built with it (docs/drivers-and-loaders.md), and it is a compile option (OpenCL 1.2 §5.6.4.5). It changes
 /// nothing else, and the application's own options are what the capture records.
 std::string withArgInfo(const char *options) { return std::string(options ? options : "") + " -cl-kernel-arg-info"; }
 

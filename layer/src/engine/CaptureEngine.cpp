@@ -433,7 +433,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 
 namespace {
 
-/// Why launches of `p` on `device` cannot be verified (SPEC §3: programs built from a binary whose source the
+/// Why launches of `p` on `device` cannot be verified (docs/contract.md §3: programs built from a binary whose source the
 /// program store did not know, for this device, or from IL are listed in the sidecar); empty when they can.
 std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
   if (!hasSource(p.origin))
@@ -448,7 +448,7 @@ std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
   return {};
 }
 
-/// SPEC §3 host_api_calls: the program's creation and build, the call that set each argument's current
+/// docs/contract.md §3 host_api_calls: the program's creation and build, the call that set each argument's current
 /// value, and the launch itself.
 std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape, CallSite enqueuedAt) {
   std::vector<PendingLaunch::Call> calls;

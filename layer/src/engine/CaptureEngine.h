@@ -73,7 +73,7 @@ public:
   void extensionFunctionFetched(const char *name);
   void memReleased(cl_mem mem);
   /// Before the launch is forwarded: describes it and enqueues non-blocking reads of its buffers on the same
-  /// queue, after the launch's own wait list (opencl-notes.md: never block inside the hooked enqueue).
+  /// queue, after the launch's own wait list (docs/drivers-and-loaders.md: never block inside the hooked enqueue).
   /// `extraWaits` receives the reads' events, which the launch must wait for so that it cannot change the
   /// bytes before they are read. Null when this launch is not captured.
   std::shared_ptr<PendingLaunch> prepare(const cl_icd_dispatch &driver, cl_command_queue queue,

@@ -1,6 +1,6 @@
 //===- DataBudget.h - Whether a buffer's bytes may be captured -*- C++ -*-===//
 //
-// Safe defaults for data (SPEC §2, issue 12): buffer bytes are taken only while CLCAPTURE_DATA allows them
+// Safe defaults for data (docs/contract.md §2): buffer bytes are taken only while CLCAPTURE_DATA allows them
 // (none, or a per-buffer cap), the total stays within CLCAPTURE_MAX_BYTES (4 GiB by default) and the capture
 // folder's file system keeps its free-space floor (FreeSpaceGuard.h). A buffer refused is metadata only,
 // with the reason in the sidecar's data_skipped; the launch is still recorded. Guarded by the engine's lock.

@@ -1,6 +1,6 @@
 //===- FreeSpaceGuard.h - Buffer bytes never fill the capture's file system -*- C++ -*-===//
 //
-// Issue 12's safe default: the capture never takes the file system that holds the capture folder below a
+// The safe default: the capture never takes the file system that holds the capture folder below a
 // floor of free space — CLCAPTURE_MIN_FREE bytes, by default 10 % of its size or 2 GiB, whichever is larger.
 // Before buffer bytes are read for a launch, take(n) says whether n more bytes still leave the floor free;
 // when not, that buffer is metadata only (data_skipped says why) and the launch is still recorded.

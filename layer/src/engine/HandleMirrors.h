@@ -41,7 +41,7 @@ struct ProgramInfo {
 /// Whether launches of a program with this origin can be instantiations (they have source).
 bool hasSource(format::ProgramOrigin origin);
 
-/// How to get the source of a program loaded from an application's binary cache (issue 10).
+/// How to get the source of a program loaded from an application's binary cache.
 extern const char *const kHowToRecoverSource;
 
 struct ArgValue {

@@ -1,6 +1,6 @@
 //===- ShapeQuota.h - Buffer bytes for the first N launches of each shape -*- C++ -*-===//
 //
-// CLCAPTURE_DATA_PER_SHAPE (launcher --data-per-shape N|all, issue 12). A launch's shape is what decides its
+// CLCAPTURE_DATA_PER_SHAPE (launcher --data-per-shape N|all). A launch's shape is what decides its
 // analysis besides the buffers' bytes: the program, the kernel, the NDRange (offset, global and local
 // sizes) and the values of its non-buffer arguments (scalars, __local sizes; a buffer counts by its size
 // only). Launches of one shape read their buffers' bytes for the first N launches only; later ones keep

@@ -1,6 +1,6 @@
 //===- SourceInliner.h - #include resolved into the captured source -*- C++ -*-===//
 //
-// SPEC §3 / opencl-notes.md: the capture folder alone must compile the kernel again. A program's source may
+// docs/contract.md §3 / docs/drivers-and-loaders.md: the capture folder alone must compile the kernel again. A program's source may
 // #include headers the application passed to clCompileProgram (input_headers, named by
 // header_include_names) or files found through its -I options. The layer has no preprocessor, so it
 // inlines them textually: each resolvable #include line is replaced by the file's text between comments

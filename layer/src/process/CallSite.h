@@ -1,6 +1,6 @@
 //===- CallSite.h - Where the application called an OpenCL entry point -*- C++ -*-===//
 //
-// SPEC §3 host_api_calls: the file and line of the application's own call. A hook is reached through the
+// docs/contract.md §3 host_api_calls: the file and line of the application's own call. A hook is reached through the
 // ICD loader (app → libOpenCL.so.1 clFoo → driver dispatch table entry = our hook), so the hook's return
 // address is in the loader. callerOfHook() walks this thread's stack and returns the first return address
 // outside libclcapture.so, the loader and the real drivers (addDriverModule): the application's call site (for PyOpenCL,

@@ -1,4 +1,4 @@
-//===- CaptureControls.cpp - CLCAPTURE_* settings (SPEC §2) --------------===//
+//===- CaptureControls.cpp - CLCAPTURE_* settings (docs/contract.md §2) --------------===//
 
 #include "process/CaptureControls.h"
 

@@ -1,4 +1,4 @@
-//===- CaptureControls.h - CLCAPTURE_* settings (SPEC §2) -------*- C++ -*-===//
+//===- CaptureControls.h - CLCAPTURE_* settings (docs/contract.md §2) -------*- C++ -*-===//
 //
 // Read once from the environment. A malformed value is reported by name and turns capture off: guessing
 // what the user meant could record the wrong launches or fill the disk.
@@ -35,7 +35,7 @@ struct CaptureControls {
   /// data_after), for replay comparison.
   bool dataAfter = false;
   /// CLCAPTURE_PACK=off: every blob a loose data/<hash>.bin file, as GPUVerify's loader reads them; on (the
-  /// default): blobs up to kPackMaxBlobBytes appended to the process's pack (BlobPack.h, issue 12).
+  /// default): blobs up to kPackMaxBlobBytes appended to the process's pack (BlobPack.h).
   bool pack = true;
   std::string error;                       ///< non-empty: the settings are unusable, capture is off
   /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),

@@ -1,6 +1,6 @@
 //===- CaptureFolder.h - Where this process's capture goes -*- C++ -*-===//
 //
-// SPEC §2: CLCAPTURE_DIR, default ./clcapture-<exe>-<pid>. CLCAPTURE_DIR is inherited by child processes, so
+// docs/contract.md §2: CLCAPTURE_DIR, default ./clcapture-<exe>-<pid>. CLCAPTURE_DIR is inherited by child processes, so
 // when the folder already holds another process's capture, this one gets DIR.<pid>: one folder per process.
 // Created at the first captured launch, never before (a process that launches nothing leaves nothing).
 //

@@ -218,7 +218,7 @@ LaunchWriter::pollReads(std::list<std::shared_ptr<PendingLaunch>> &watching) {
 void LaunchWriter::run() {
   // Reads in flight are polled here, on the writer thread: no completion callbacks on the driver's threads
   // (NVIDIA's driver deadlocked, its enqueue waiting for space while its event threads waited for a lock,
-  // with thousands of callbacks pending; issue 12).
+  // with thousands of callbacks pending).
   std::list<std::shared_ptr<PendingLaunch>> watching;
   for (;;) {
     std::vector<std::shared_ptr<PendingLaunch>> completed = pollReads(watching);

@@ -42,7 +42,7 @@ public:
   /// after it.
   void started(std::uint64_t queue, std::uint64_t launch);
 
-  /// Bounded memory (issue 12): called on the application's thread before a launch is described (no lock of
+  /// Bounded memory: called on the application's thread before a launch is described (no lock of
   /// ours held). While more than kMaxPending launches, or more than kMaxHeldBytes of their buffer bytes, wait
   /// to be written, it waits for the writer, but only
   /// while the writer keeps writing; `flush` (the driver's clFlush of the launch's queue) is called first,

@@ -82,7 +82,7 @@ struct PendingLaunch {
     PendingLaunch *owner = nullptr;
     bool after = false; ///< read once the launch completed (CLCAPTURE_DATA_AFTER), not before it
   };
-  /// One of the application's calls behind the launch (SPEC §3 host_api_calls), symbolised on the writer
+  /// One of the application's calls behind the launch (docs/contract.md §3 host_api_calls), symbolised on the writer
   /// thread.
   struct Call {
     const char *function;

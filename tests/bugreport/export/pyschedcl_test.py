@@ -35,7 +35,7 @@ import corpus_capture  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
-# The seed's field table (shared/seeds/pyschedcl-kernel-spec.txt), restated: name -> (JSON type, required).
+# The seed's field table (PySchedCL's per-kernel JSON spec, docs/contract.md §1), restated: name -> (JSON type, required).
 SEED_FIELDS = {
     "name": ("String", True), "src": ("String", True), "workDimension": ("Integer", True),
     "partition": ("Integer", True), "globalWorkSize": ("String", True), "inputBuffers": ("List", True),
@@ -291,7 +291,7 @@ __kernel void VectorAdd(__global const float* a, __global const float* b, __glob
 }
 """
 
-# The seed's example spec, as printed in shared/seeds/pyschedcl-kernel-spec.txt.
+# The seed's example spec, as printed in PySchedCL's per-kernel JSON spec, docs/contract.md §1.
 SEED_SPEC = {"globalWorkSize": "[dataset]",
              "inputBuffers": [{"break": 1, "pos": 0, "size": "dataset", "type": "float"},
                               {"break": 1, "pos": 1, "size": "dataset", "type": "float"}],

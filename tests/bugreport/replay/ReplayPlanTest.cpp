@@ -209,7 +209,7 @@ TEST_CASE("scalars: sizes from the type, bytes in the capture's byte order", "[r
   auto big = scalarBytes("0x00000001", std::string("int"), 64, fmt::Endianness::Big);
   REQUIRE(big.ok());
   CHECK(*big == std::vector<std::uint8_t>{0, 0, 0, 1});
-  // A struct: as many bytes as the layer wrote digits (SPEC §3's example).
+  // A struct: as many bytes as the layer wrote digits (docs/contract.md §3's example).
   auto pair = scalarBytes("0x0000000400000002", std::nullopt, 64, fmt::Endianness::Little);
   REQUIRE(pair.ok());
   CHECK(*pair == std::vector<std::uint8_t>{2, 0, 0, 0, 4, 0, 0, 0});

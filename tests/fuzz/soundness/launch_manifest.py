@@ -17,7 +17,7 @@
 HEX strings are bytes in memory order (little-endian for numbers). `expectation`: "racefree" when the
 kernel is race-free and divergence-free by construction (a `defects` verdict on it is a false alarm);
 "benign" when its only races are writes of one value by every writer (clcapture-verify must not say
-`defects` either, SPEC §4); "unknown-expectation" otherwise.
+`defects` either, docs/contract.md §4); "unknown-expectation" otherwise.
 """
 import json
 import os

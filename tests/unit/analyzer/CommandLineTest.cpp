@@ -1,4 +1,4 @@
-//===- CommandLineTest.cpp - clcapture-verify's options (SPEC §4) ----------===//
+//===- CommandLineTest.cpp - clcapture-verify's options (docs/contract.md §4) ----------===//
 
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/VerifyOptions.h"

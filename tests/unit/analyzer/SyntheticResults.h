@@ -141,7 +141,7 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   open.kernelFile = "kernels/strided-5d.cl";
   open.verdict = Verdict::Verified;
   open.seconds = 0.25;
-  Finding openRace; // a witness that chose values the capture leaves open (SPEC §5)
+  Finding openRace; // a witness that chose values the capture leaves open (docs/contract.md §5)
   openRace.conflict = Conflict::WriteWrite;
   openRace.memory = AddressSpace::Global;
   openRace.array = "a";

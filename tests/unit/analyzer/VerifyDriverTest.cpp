@@ -128,7 +128,7 @@ bool opened(const pipeline::AnalysisRequest &r) {
 
 TEST_CASE("identical instantiations are analysed once and the result copied", "[dedupe]") {
   Instantiation withOffset = launch();
-  withOffset.globalOffset = format::Dims{0}; // an all-zero offset is the same launch as none (SPEC §3)
+  withOffset.globalOffset = format::Dims{0}; // an all-zero offset is the same launch as none (docs/contract.md §3)
   CaptureFolder capture(
       {launch(), withOffset, launch("0x00000001", "kernels/k-copy.cl"), launch("0x00000002")});
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {

@@ -1,4 +1,4 @@
-// Scalar codec: SPEC §3's examples, both byte orders, and the decoder's rejections.
+// Scalar codec: docs/contract.md §3's examples, both byte orders, and the decoder's rejections.
 #include "clcapture/format/ScalarCodec.h"
 
 #include <catch2/catch.hpp>

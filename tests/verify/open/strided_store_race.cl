@@ -1,6 +1,6 @@
 //pass
 //--local_size=32 --global_size=64 --arg stride=0x00000001
-/* Racy pair of --open=scalars (issue 13): with the captured stride 1 every work-item writes its own element
+/* Racy pair of --open=scalars: with the captured stride 1 every work-item writes its own element
    (verified), but stride 0 makes all of them write a[0]: --open=scalars reports that race, and its witness
    names the value (stride = 0). */
 kernel void strided_store(global int *a, int stride) {

@@ -1,6 +1,6 @@
 //pass
 //--local_size=8,4 --global_size=16,8 --arg shape=0x0000001000000010
-/* Racy pair of --open=scalars for a struct passed by value (issue 13): with the captured pitch 16 = width
+/* Racy pair of --open=scalars for a struct passed by value: with the captured pitch 16 = width
    every row is its own, but a pitch below the width makes the end of row y the start of row y + 1. The
    witness names the members by their names (debug info): "with shape.width = … and shape.pitch = …". */
 typedef struct { int width; int pitch; } Shape;

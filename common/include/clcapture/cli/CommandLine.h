@@ -1,7 +1,7 @@
 //===- CommandLine.h - Command-line conventions shared by the tools -*- C++ -*-===//
 //
 // clcapture-verify, clcapture-replay and the bug-report tools parse with CLI11 and agree on two things
-// (SPEC §4): every command-line error exits 1 with one line naming the problem and the --help hint (CLI11's
+// (docs/contract.md §4): every command-line error exits 1 with one line naming the problem and the --help hint (CLI11's
 // own codes 105, 109, … are not ours), and instantiation index lists (--only 0,3,5) are plain decimal
 // numbers (CLI11 would wrap "-1" around to a huge index). Header-only, target clcapture::cli; never linked
 // into the capture layer.

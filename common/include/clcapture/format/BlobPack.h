@@ -1,6 +1,6 @@
 //===- BlobPack.h - Append-only pack files of small blobs -*- C++ -*-===//
 //
-// Issue 12: one file per buffer snapshot costs a launch-heavy capture most of its time in the file system
+// one file per buffer snapshot costs a launch-heavy capture most of its time in the file system
 // (creating an inode and a directory entry, write to a temporary, rename). Small blobs are therefore appended
 // to pack files, DIR/data/pack-<pid>-<n>.pack, one record per blob, by one process only (its writer thread),
 // each record with one write() on an O_APPEND descriptor. captures.json still names every blob

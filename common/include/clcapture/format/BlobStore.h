@@ -1,6 +1,6 @@
 //===- BlobStore.h - Content-addressed files of a capture folder -*- C++ -*-===//
 //
-// SPEC §3: buffer contents live in DIR/data/<hash>.bin and program sources in DIR/kernels/<entry>-<hash>.cl,
+// docs/contract.md §3: buffer contents live in DIR/data/<hash>.bin and program sources in DIR/kernels/<entry>-<hash>.cl,
 // named by an xxHash (XXH3) of their bytes so identical contents are stored once. Files appear atomically
 // (written to a temporary name, then renamed), so a crash never leaves a half-written blob under its final
 // name.

@@ -1,6 +1,6 @@
 //===- CaptureBlobs.h - The files a capture names, loose or packed -*- C++ -*-===//
 //
-// captures.json and the sidecar name buffer contents "data/<hash128>.bin" (SPEC §3). Such a blob is either
+// captures.json and the sidecar name buffer contents "data/<hash128>.bin" (docs/contract.md §3). Such a blob is either
 // that loose file or a record in one of the folder's packs (BlobPack.h). Every reader of a capture's files
 // goes through here: the loose file first (a folder after `clcapture unpack`, a blob larger than
 // kPackMaxBlobBytes, a capture written without packs), else the packs' index, built once per folder on first

@@ -42,7 +42,7 @@ public:
   /// From now on, buffer bytes up to kPackMaxBlobBytes are appended to a pack in DIR/data instead of a file
   /// each (off by default: the layer turns it on). A packed blob is not appended again while the recorder
   /// remembers it: the last kRememberedBlobs distinct ones (blobs already in the folder included), so that a
-  /// run of a million launches does not keep a million names (issue 12's memory goal). A blob appended twice
+  /// run of a million launches does not keep a million names (memory goal). A blob appended twice
   /// costs its bytes only: readers take the first record.
   void packSmallBlobs(bool on);
   static constexpr std::size_t kRememberedBlobs = std::size_t{1} << 16;

@@ -1,7 +1,7 @@
 //===- Instantiation.h - GPUVerify's kernel instantiation, typed -*- C++ -*-===//
 //
 // One record of captures.json, with every field of GPUVerify's JSON format
-// (shared/seeds/gpuverify-json-format.txt). Optional fields are std::optional so that "absent" (unconstrained
+// (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3). Optional fields are std::optional so that "absent" (unconstrained
 // during verification) stays distinct from any value.
 //
 //===----------------------------------------------------------------------===//

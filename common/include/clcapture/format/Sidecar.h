@@ -1,7 +1,7 @@
 //===- Sidecar.h - captures.meta.json: what the seed format has no key for -*- C++ -*-===//
 //
 // GPUVerify's loader rejects unknown keys, so everything else the layer learns about a launch lives in the
-// sidecar (SPEC §3): one entry per launch, with the index of its instantiation in captures.json (none for a
+// sidecar (docs/contract.md §3): one entry per launch, with the index of its instantiation in captures.json (none for a
 // launch that could not be made an instantiation, e.g. a program built from IL). Memory objects, queues and
 // programs are named by counters the layer assigns, never by pointer values, so files are deterministic.
 //
@@ -77,7 +77,7 @@ struct ArgumentFacts {
   std::optional<std::string> dataAfterSkipped{}; ///< why a buffer the launch may write has no dataAfter
 };
 
-/// One of the application's OpenCL calls behind a launch (SPEC §3 host_api_calls), with everything the
+/// One of the application's OpenCL calls behind a launch (docs/contract.md §3 host_api_calls), with everything the
 /// layer learnt about its site. captures.json's host_api_calls lists only the calls that have a file and
 /// line (the seed requires both); this list has every call, also those from code without debug info.
 struct HostCallFacts {

@@ -1,6 +1,6 @@
 //===- SidecarJson.h - Launch facts as the sidecar writes them --*- C++ -*-===//
 //
-// The sidecar's records as JSON, keys in the order the sidecar documents them (SPEC §3). Shared by the
+// The sidecar's records as JSON, keys in the order the sidecar documents them (docs/contract.md §3). Shared by the
 // writer (CaptureWriter.h: whole entries) and SidecarRepeats.h (the keys a repeat entry replaces), so
 // neither depends on the other.
 //

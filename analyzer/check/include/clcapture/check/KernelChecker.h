@@ -1,6 +1,6 @@
 //===- KernelChecker.h - Which queries to ask, and their answers as findings -*- C++ -*-===//
 //
-// SPEC §4–5 over one encoded launch:
+// docs/contract.md §4–5 over one encoded launch:
 // - barrier divergence: for every barrier, can two work-items of one group disagree on reaching it;
 // - data races: for every pair of access sites to the same memory space where at least one writes and not
 //   both are atomic, can two distinct work-items make them overlap — in one group and one barrier interval
@@ -34,7 +34,7 @@ struct CheckOutcome {
   std::vector<report::Finding> findings;
   std::vector<std::string> undecided; ///< why some query was not decided, one line each
   /// Write-write races that may or may not happen (an abstraction decides), but whose writers store the
-  /// same bytes whenever they do: benign either way (SPEC §4), unless --strict counts benign races.
+  /// same bytes whenever they do: benign either way (docs/contract.md §4), unless --strict counts benign races.
   std::vector<std::string> benignIfAny;
   bool timedOut = false;
   unsigned queries = 0;

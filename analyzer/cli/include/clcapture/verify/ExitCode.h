@@ -1,6 +1,6 @@
 //===- ExitCode.h - clcapture-verify's exit status -------------*- C++ -*-===//
 //
-// SPEC §4, GPUVerify's numbering. When several apply, the first of this list wins:
+// docs/contract.md §4, GPUVerify's numbering. When several apply, the first of this list wins:
 //   1  command-line error (bad option, --only index that does not exist, --output/--dump-* not writable)
 //   10 the capture is invalid (nothing is analysed)
 //   2  some kernel did not compile (ErrorKind::Compile)

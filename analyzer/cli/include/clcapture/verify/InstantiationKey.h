@@ -1,6 +1,6 @@
 //===- InstantiationKey.h - When two instantiations are the same launch for the analysis -*- C++ -*-===//
 //
-// A program that launches one kernel in a loop records many identical instantiations (SPEC §3); each is
+// A program that launches one kernel in a loop records many identical instantiations (docs/contract.md §3); each is
 // analysed once and its result copied. The key holds exactly what an analysis may read: the kernel source
 // (its bytes, not its file name), language, endianness, compiler flags, entry point, sizes (a missing
 // global_offset equals zeros), argument values, array sizes/spaces/flags and the bytes of their data files
@@ -26,7 +26,7 @@ namespace clcapture::verify {
 
 /// Content hashes of capture files, each file read once however many instantiations name it.
 ///
-/// With a store file, hashes also outlive the run (issue 13: verifying a 4.3 GB capture again must not read
+/// With a store file, hashes also outlive the run (verifying a 4.3 GB capture again must not read
 /// it again). A stored hash is used only while the file's device, inode, size, modification and change
 /// times (nanoseconds) are what they were when it was hashed, as git trusts its index; a file changed
 /// within 2 s of its hashing is never stored (its next change could keep the same times). Each line

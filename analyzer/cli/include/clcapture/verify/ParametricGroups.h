@@ -1,6 +1,6 @@
 //===- ParametricGroups.h - Launches that differ only in values, proven together -*- C++ -*-===//
 //
-// Issue 13 / SPEC §4: a program launches one kernel thousands of times with new scalar values (an offset) or
+// docs/contract.md §4: a program launches one kernel thousands of times with new scalar values (an offset) or
 // new buffer contents, and each distinct instantiation used to be analysed alone. Distinct instantiations
 // that agree on everything but scalar values and buffer bytes (same kernel source, flags, entry point,
 // sizes and offset, argument kinds, spaces, sizes and flags, and the sidecar's semantic facts: the key of

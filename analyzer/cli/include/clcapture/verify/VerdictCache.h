@@ -1,6 +1,6 @@
 //===- VerdictCache.h - Results of earlier analyses, kept on disk -*- C++ -*-===//
 //
-// SPEC §4 `--no-cache`: results are cached under $XDG_CACHE_HOME/clcapture/verdicts (else
+// docs/contract.md §4 `--no-cache`: results are cached under $XDG_CACHE_HOME/clcapture/verdicts (else
 // ~/.cache/clcapture/verdicts), keyed by everything that decides them, so that verifying the same capture
 // again, its pack archive, or a second capture of the same application takes seconds.
 //

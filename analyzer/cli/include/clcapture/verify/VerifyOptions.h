@@ -1,6 +1,6 @@
 //===- VerifyOptions.h - clcapture-verify's command line ---------*- C++ -*-===//
 //
-// SPEC §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
+// docs/contract.md §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
 // [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] [--no-cache]
 // [--no-parametric] [--open=scalars|data] [--total-timeout=SECONDS] [--give-up-after=N] [--quiet]
 // CAPTURES.json;

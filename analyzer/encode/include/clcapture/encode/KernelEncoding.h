@@ -1,7 +1,7 @@
 //===- KernelEncoding.h - GPUVerify's two-thread reduction, in CVC5 -*- C++ -*-===//
 //
 // The kernel (specialised to its launch, every helper inlined) is executed symbolically by two arbitrary
-// distinct work-items A and B (seeds/gpuverify-method-tutorial.txt): every SSA value becomes one bit-vector
+// distinct work-items A and B (GPUVerify's two-thread method, docs/semantics.md): every SSA value becomes one bit-vector
 // term per work-item, every block a predicate per work-item (predicated execution: both sides of a branch
 // are encoded, each access guarded by the condition that reaches it), and every access to global or local
 // memory a record (predicate, object, byte offset, size, barrier interval). Values read from memory other
@@ -64,7 +64,7 @@ public:
   /// and the sites of one source place are asked together. All of `a` (and of `b`) must be one memory space.
   /// A witness through an exact pair is preferred to one through an abstraction.
   /// With `differentValues` it also asks value_A ≠ value_B (both writes): unsat means every writer stores
-  /// the same value (a benign race, SPEC §4).
+  /// the same value (a benign race, docs/contract.md §4).
   /// `budgetMs`: a time limit for the query itself (not for the witness's refinements); running out of it
   /// gives Unknown with budgetHit, and the caller may ask smaller queries instead.
   QueryOutcome checkRace(const std::vector<unsigned> &a, const std::vector<unsigned> &b, Scope scope,

@@ -1,6 +1,6 @@
 //===- LaunchConfig.h - The captured facts the analysis uses ----*- C++ -*-===//
 //
-// SPEC §5: scalar values, global/local sizes and offset, buffer sizes, aliasing of arguments that are the
+// docs/contract.md §5: scalar values, global/local sizes and offset, buffer sizes, aliasing of arguments that are the
 // same memory object, and (for buffers the launch never writes) their captured bytes. Built from one
 // instantiation and its sidecar launch facts; what the capture does not say stays unconstrained (a missing
 // local size means any legal work-group size, a missing value any value).

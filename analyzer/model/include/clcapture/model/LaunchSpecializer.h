@@ -1,6 +1,6 @@
 //===- LaunchSpecializer.h - The kernel, for this one launch ----*- C++ -*-===//
 //
-// GPUVerify verifies a kernel for every launch; clcapture verifies the launch that happened (SPEC §5), so the
+// GPUVerify verifies a kernel for every launch; clcapture verifies the launch that happened (docs/contract.md §5), so the
 // captured facts are folded into the IR before the model reads it: scalar arguments become constants, and so
 // do the NDRange queries the capture answers (get_global_size, get_local_size, get_num_groups,
 // get_global_offset, get_work_dim). Constant propagation then makes loop trip counts concrete, and loops with

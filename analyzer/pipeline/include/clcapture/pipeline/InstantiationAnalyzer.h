@@ -22,7 +22,7 @@
 
 namespace clcapture::pipeline {
 
-/// Options of one analysis, from the command line (SPEC §4).
+/// Options of one analysis, from the command line (docs/contract.md §4).
 struct AnalysisOptions {
   /// --timeout=SECONDS per instantiation; 0 = no limit. The analysis honours it itself (solver
   /// time limits, checks of `deadline` between queries) and, when it runs out, returns verdict `unknown`

@@ -1,6 +1,6 @@
 //===- AnalysisResult.h - What clcapture-verify found for each instantiation -*- C++ -*-===//
 //
-// The result model behind every report format (SPEC §4, schemas/report.schema.json): one
+// The result model behind every report format (docs/contract.md §4, schemas/report.schema.json): one
 // InstantiationResult per analysed instantiation, with its verdict and findings. The analysis fills in
 // the facts (findings, whether everything was decided, why not); finalizeResult() derives what follows
 // from them (severity, verdict, default messages, order), so the rule "a benign same-value race does not
@@ -23,10 +23,10 @@ namespace clcapture::report {
 
 using format::AddressSpace;
 
-/// SPEC §4 verdicts, one per instantiation.
+/// docs/contract.md §4 verdicts, one per instantiation.
 enum class Verdict { Verified, Defects, Unknown, Error };
 
-/// Why a result is `error` or `unknown` in a way that changes the exit status (SPEC §4).
+/// Why a result is `error` or `unknown` in a way that changes the exit status (docs/contract.md §4).
 enum class ErrorKind {
   None,    ///< not an error (or an ordinary `unknown`: bound reached, unsupported construct)
   Compile, ///< the kernel did not compile: exit 2
@@ -70,7 +70,7 @@ struct Access {
   std::string source; ///< the text of the source line (no line break); empty when unknown
 };
 
-/// A value the capture leaves open, as the witness chose it (SPEC §5: missing values are unconstrained):
+/// A value the capture leaves open, as the witness chose it (docs/contract.md §5: missing values are unconstrained):
 /// a scalar kernel argument the capture does not give.
 struct WitnessValue {
   std::string name;  ///< the argument's name
@@ -85,7 +85,7 @@ struct Finding {
   FindingSeverity severity = FindingSeverity::Error;
   // Data races only:
   Conflict conflict = Conflict::WriteWrite;
-  bool benign = false; ///< every writer stores the same value (SPEC §4)
+  bool benign = false; ///< every writer stores the same value (docs/contract.md §4)
   AddressSpace memory = AddressSpace::Global;
   std::string array;                    ///< the kernel's name for the memory (argument or __local variable)
   std::vector<std::uint64_t> index;     ///< element index, one per dimension of the array; may be empty
@@ -137,7 +137,7 @@ struct InstantiationResult {
 };
 
 /// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
-/// only under --strict (SPEC §4).
+/// only under --strict (docs/contract.md §4).
 bool countsAsDefect(const Finding &f, bool strict);
 
 /// The one place that turns an analysis outcome into what is reported:

@@ -1,6 +1,6 @@
 //===- JsonReport.h - The JSON report (schemas/report.schema.json) -*- C++ -*-===//
 //
-// SPEC §4's JSON report, keys in the schema's order, laid out by common/'s JsonEmitter (byte-stable: only
+// docs/contract.md §4's JSON report, keys in the schema's order, laid out by common/'s JsonEmitter (byte-stable: only
 // `seconds` differs between two runs). Optional keys extend the SPEC's example, all allowed by the schema:
 // `strict` (present and true under --strict, where benign races are errors); per result, `same_as` (the
 // index whose result was copied because the instantiations are identical); per finding, `values` (the

@@ -1,6 +1,6 @@
 //===- TextReport.h - GPUVerify-style text report ----------------*- C++ -*-===//
 //
-// SPEC §4: one block per instantiation, findings in GPUVerify's style, then a one-line summary:
+// docs/contract.md §4: one block per instantiation, findings in GPUVerify's style, then a one-line summary:
 //
 //   instantiation 0: k in run/k.cl: defects
 //   run/k.cl:13:5: error: possible write-write race on tmp[7] (local memory, bytes 28..31):

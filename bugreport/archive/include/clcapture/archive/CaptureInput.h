@@ -1,7 +1,7 @@
 //===- CaptureInput.h - A capture as a tool is given it: captures.json, folder or archive -*- C++ -*-===//
 //
 // The one input module of the tools that read a capture: `clcapture-verify`, `clcapture-replay` and
-// `clcapture export` take a captures.json, the folder holding one, or a `clcapture pack` archive (SPEC §1),
+// `clcapture export` take a captures.json, the folder holding one, or a `clcapture pack` archive (docs/contract.md §1),
 // load it, report its diagnostics, and select the instantiations `--only` names, all here.
 //
 // An archive is extracted into a private temporary folder (under $TMPDIR), removed when the last copy of
@@ -67,7 +67,7 @@ format::Expected<LoadedCapture> loadCaptureInput(const std::filesystem::path &gi
 
 /// loadCaptureInput as a tool reports it: the capture's diagnostics go to `err` (inArchive); nothing comes
 /// back, after "TOOL: error: …; nothing was DONE" (`nothingDone`: "nothing was analysed") on `err`, when no
-/// capture was found or it has errors (the tools then exit 10, SPEC §4).
+/// capture was found or it has errors (the tools then exit 10, docs/contract.md §4).
 std::optional<LoadedCapture> openToolInput(const std::filesystem::path &given,
                                            const format::ReadOptions &options, const std::string &tool,
                                            const std::string &nothingDone, std::ostream &err);

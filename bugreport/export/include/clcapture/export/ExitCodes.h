@@ -1,6 +1,6 @@
 //===- ExitCodes.h - clcapture export's and clcapture import's exit codes -*- C++ -*-===//
 //
-// SPEC §4's numbering, shared by the two programs.
+// docs/contract.md §4's numbering, shared by the two programs.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

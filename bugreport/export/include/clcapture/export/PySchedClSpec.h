@@ -1,6 +1,6 @@
 //===- PySchedClSpec.h - A launch as a PySchedCL kernel specification, and back -*- C++ -*-===//
 //
-// shared/seeds/pyschedcl-kernel-spec.txt: one JSON object per kernel with name, src, workDimension,
+// PySchedCL's per-kernel JSON spec, docs/contract.md §1: one JSON object per kernel with name, src, workDimension,
 // partition, globalWorkSize (a Python list expression), inputBuffers / ioBuffers / outputBuffers ({break,
 // pos, size in elements, type}), varArguments ({pos, type, value}), localArguments and an optional id.
 // What the seed has no field for but a capture needs goes under extra keys PySchedCL ignores (it reads

@@ -26,7 +26,7 @@ std::string textReport(const std::vector<LaunchResult> &results, const ReplayRep
 std::string textSummaryLine(const std::vector<LaunchResult> &results, const ReplayReportInfo &info);
 std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayReportInfo &info);
 
-/// SPEC §4's numbering: 0 when every launch was replayed (and nothing differed), else 6.
+/// docs/contract.md §4's numbering: 0 when every launch was replayed (and nothing differed), else 6.
 int exitCodeFor(const std::vector<LaunchResult> &results);
 
 } // namespace clcapture::replay
