@@ -1,7 +1,7 @@
 # Packages (CPack): `cpack --config build/CPackConfig.cmake` in the build folder, or `bash tools/package.sh`.
 #  - DEB: everything (launcher, capture library, clcapture-verify), its dependencies from dpkg-shlibdeps;
 #  - TGZ: clcapture-<version>-linux-x86_64.tar.gz, the capture component only (launcher + libclcapture.so +
-#    docs), which needs nothing beyond glibc and works unpacked anywhere (layer/README.md, "Release tarball").
+#    docs), which needs nothing beyond glibc and works unpacked anywhere (README.md, "Using a release tarball on a GPU machine").
 # Components: `capture` (bin/clcapture, lib/libclcapture.so, share/doc/clcapture) and `verify`
 # (bin/clcapture-verify, which needs LLVM 16, Clang 16 and CVC5 at run time).
 set(CPACK_PACKAGE_NAME clcapture)
