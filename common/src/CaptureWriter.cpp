@@ -46,7 +46,7 @@ std::string indentedRecord(const Json &j, int indent) {
 Json toJson(const Instantiation &exact) {
   // What GPUVerify's loader rejects is left out (the sidecar keeps it: keepExactFacts).
   const Instantiation inst = gpuverifyForm(exact);
-  // Keys in the order the seed documents them.
+  // Keys in the order GPUVerify's format documents them.
   Json j;
   j["language"] = inst.language;
   if (inst.endianness)

@@ -1,7 +1,7 @@
-//===- InstantiationValidation.cpp - The seed's rules on one instantiation -===//
+//===- InstantiationValidation.cpp - GPUVerify's format rules on one instantiation -===//
 //
 // The second of the reader's two passes per record (the first is reader/InstantiationConverter): the
-// seed's rules on the typed model. The writers run it too, so nothing they write can fail to load.
+// GPUVerify format's rules on the typed model. The writers run it too, so nothing they write can fail to load.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 """GPUVerify's own loader's rules for a kernel-instantiation file, restated so the tests can apply them.
 
 GPUVerify reads captures with GPUVerifyScript/json_loader.py (mc-imperial/gpuverify), which turns away the
-WHOLE file when one instantiation breaks one of the rules below, even where the seed format
+WHOLE file when one instantiation breaks one of the rules below, even where the GPUVerify format
 (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3) is silent or looser: an offset component of 0, a local size that
 does not divide the global size, an array of 0 bytes. docs/contract.md §3 promises that captures.json never does; the
 exact values live in the sidecar (common/README.md). Each rule here has an id, and a violation names the

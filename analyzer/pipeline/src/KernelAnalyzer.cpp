@@ -113,7 +113,11 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
     return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + launch.error());
 
   static const frontend::KernelCompiler compiler;
+  auto level = frontend::optimisationLevelFromEnvironment();
+  if (!level)
+    return fail(report::Verdict::Error, report::ErrorKind::Other, level.error());
   frontend::CompileRequest compile;
+  compile.optimisationLevel = *level;
   compile.captureDir = request.captureDir;
   compile.kernelFile = inst.kernelFile;
   compile.compilerFlags = inst.compilerFlags.value_or("");
@@ -128,8 +132,15 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
 }
 
 std::string KernelAnalyzer::identity() const {
-  return std::string("clcapture ") + CLCAPTURE_VERSION + ";LLVM " + LLVM_VERSION_STRING + ";cvc5 " +
-         CLCAPTURE_CVC5_VERSION;
+  // The optimisation level (a testing knob) decides the results too: a -O2 run never reads a -O0 result.
+  auto level = frontend::optimisationLevelFromEnvironment();
+  if (!level)
+    return {}; // every analysis is an error naming the variable: nothing to cache
+  std::string identity = std::string("clcapture ") + CLCAPTURE_VERSION + ";LLVM " + LLVM_VERSION_STRING +
+                         ";cvc5 " + CLCAPTURE_CVC5_VERSION;
+  if (*level > 0)
+    identity += ";-O" + std::to_string(*level);
+  return identity;
 }
 
 std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() { return std::make_unique<KernelAnalyzer>(); }

@@ -1,6 +1,6 @@
 //===- PySchedClExport.cpp - A launch as a PySchedCL kernel specification --===//
 //
-// Each seed field from the capture: name (entry point), src (the source, copied beside the spec),
+// Each of the spec's fields from the capture: name (entry point), src (the source, copied beside the spec),
 // workDimension, partition 10 (the whole NDRange on one device: a capture is one device's launch, and a
 // split would be another launch), globalWorkSize, the buffer lists (bugreport/README.md's rule), scalars
 // as numbers where their type is a built-in scalar, and local memory in elements. `break` is 0: clcapture
@@ -67,7 +67,7 @@ std::string symbolFor(const ArgumentView &v, const char *suffix) {
   return (v.name ? *v.name : "arg" + std::to_string(v.index)) + suffix;
 }
 
-/// The seed's (size, type) of an array of `bytes` bytes (or unknown): elements of the declared built-in
+/// PySchedCL's spec (size, type) of an array of `bytes` bytes (or unknown): elements of the declared built-in
 /// type when they divide the bytes, else uchar bytes.
 std::pair<Json, std::string> sizeAndType(const ArgumentView &v, const std::optional<std::uint64_t> &bytes) {
   if (!bytes)

@@ -1,7 +1,7 @@
 //===- PySchedClImport.cpp - A PySchedCL kernel specification as a capture launch -===//
 //
 // The reverse of PySchedClExport.cpp. A spec the export wrote carries a `clcapture` object, and then every
-// extra it lacks means "absent in the capture" (no local size, no flags, …); a plain seed spec has none,
+// extra it lacks means "absent in the capture" (no local size, no flags, …); a plain PySchedCL's spec has none,
 // and the import fills in what PySchedCL itself would do (global buffers, CL_MEM_READ_ONLY for inputs,
 // CL_MEM_WRITE_ONLY for outputs, CL_MEM_READ_WRITE for io buffers, a little-endian device). Values that
 // are symbolic stay open (no value: clcapture-verify proves for every value), except the global work size,
@@ -95,7 +95,7 @@ format::Expected<std::string> SpecImporter::requiredString(const Json &obj, cons
   auto it = obj.find(key);
   std::string where = path.empty() ? key : path + "." + key;
   if (it == obj.end())
-    return error(where, "missing (the seed requires it)");
+    return error(where, "missing (PySchedCL's spec requires it)");
   if (!it->is_string())
     return error(where, "expected a string, got " + describe(*it));
   return it->get<std::string>();
@@ -255,7 +255,7 @@ format::Expected<std::optional<std::uint64_t>>
 SpecImporter::byteSize(const Json &entry, const std::string &key, const std::string &type) {
   auto it = entry.find("size");
   if (it == entry.end())
-    return error(key + ".size", "missing (the seed requires it)");
+    return error(key + ".size", "missing (PySchedCL's spec requires it)");
   std::optional<std::int64_t> elements;
   if (it->is_number_integer()) {
     elements = it->get<std::int64_t>();
@@ -376,7 +376,7 @@ format::Expected<format::KernelArgument> SpecImporter::scalar(const Entry &e, fo
   format::ScalarArgument s;
   auto it = j.find("value");
   if (it == j.end())
-    return error(e.key + ".value", "missing (the seed requires it)");
+    return error(e.key + ".value", "missing (PySchedCL's spec requires it)");
   auto t = lookupClType(*type, m_addressBits);
 
   // The value's bytes (device order), or why it stays open.
@@ -539,7 +539,7 @@ format::Expected<ImportedLaunch> SpecImporter::run() {
 
   auto global = m_spec.find("globalWorkSize");
   if (global == m_spec.end())
-    return error("globalWorkSize", "missing (the seed requires it)");
+    return error("globalWorkSize", "missing (PySchedCL's spec requires it)");
   bool open = false;
   auto globalSize = sizes(*global, "globalWorkSize", true, false, open);
   if (!globalSize)
@@ -593,7 +593,7 @@ format::Expected<ImportedLaunch> SpecImporter::run() {
     return format::fail(built.error());
 
   if (!m_result.facts && !m_noFacts) {
-    // A plain seed spec: the facts PySchedCL would establish (its own buffers, no aliasing).
+    // A plain PySchedCL's spec: the facts PySchedCL would establish (its own buffers, no aliasing).
     format::LaunchFacts f;
     f.enqueueFunction = "clEnqueueNDRangeKernel";
     f.kernelName = inst.entryPoint;

@@ -18,7 +18,7 @@ namespace fmt = clcapture::format;
 namespace {
 
 /// Symbolises the launch's call sites: every call goes to the sidecar with what is known about it; those
-/// with a DWARF file and line also go to captures.json's host_api_calls, which the seed requires to have
+/// with a DWARF file and line also go to captures.json's host_api_calls, which GPUVerify's format requires to have
 /// both (no key at all when none has them).
 void describeCalls(PendingLaunch &launch) {
   std::vector<fmt::HostApiCall> withLines;

@@ -5,12 +5,12 @@ usage: pyschedcl_test.py SCENARIO --export EXE --import EXE [--keys EXE] [--veri
 
 scenarios
   roundtrip     every corpus kernel (tests/kernels/, captured as run_kernel.py captures it): export, check
-                each spec against the seed's field table, import, and compare the analysis keys of the
+                each spec against PySchedCL's spec field table, import, and compare the analysis keys of the
                 original and the imported capture (--keys: clcapture-verify's own key, InstantiationKey.cpp)
   verdicts      a sample of corpus kernels (races, aliasing, local memory, scalars, struct scalars, vectors,
                 images, offsets): clcapture-verify --no-cache on the original and on the round trip give the
                 same verdict and findings
-  seed-example  the seed's own VectorAdd spec, without extras: exit 10 naming `dataset`; with
+  seed-example  PySchedCL's own VectorAdd spec, without extras: exit 10 naming `dataset`; with
                 --define dataset=1024 a capture with the scalar and the buffers' contents open, said so
   values        a hand-made capture with every kind of scalar (int, negative char, float, NaN, double, ulong,
                 half, int4, struct), data, data after, flags, aliasing, a sub-buffer, an image, a big-endian
@@ -35,7 +35,7 @@ import corpus_capture  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
 import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
-# The seed's field table (PySchedCL's per-kernel JSON spec, docs/contract.md §1), restated: name -> (JSON type, required).
+# PySchedCL's spec field table (PySchedCL's per-kernel JSON spec, docs/contract.md §1), restated: name -> (JSON type, required).
 SEED_FIELDS = {
     "name": ("String", True), "src": ("String", True), "workDimension": ("Integer", True),
     "partition": ("Integer", True), "globalWorkSize": ("String", True), "inputBuffers": ("List", True),
@@ -88,7 +88,7 @@ def run(cmd, **kw):
 
 
 def seed_table(path):
-    """The seed's field table: name -> (type, required), from its `Attribute | Type | Description |` rows."""
+    """PySchedCL's spec field table: name -> (type, required), from its `Attribute | Type | Description |` rows."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     table = text.split("Attribute | Type | Description |", 1)[1].split("An Illustrative Example", 1)[0]
@@ -101,7 +101,7 @@ def seed_table(path):
 
 
 def check_spec(spec, where):
-    """The spec has exactly the seed's fields with the seed's types, plus only documented extras."""
+    """The spec has exactly PySchedCL's spec fields with PySchedCL's spec types, plus only documented extras."""
     problems = []
     for name, (kind, required) in SEED_FIELDS.items():
         if name not in spec:
@@ -109,7 +109,7 @@ def check_spec(spec, where):
                 problems.append(f"missing seed field {name}")
             continue
         if type(spec[name]) is not PY_TYPES[kind]:
-            problems.append(f"{name} is {type(spec[name]).__name__}, the seed says {kind}")
+            problems.append(f"{name} is {type(spec[name]).__name__}, PySchedCL's spec says {kind}")
     for key in spec:
         if key not in SEED_FIELDS and key not in TOP_EXTRAS:
             problems.append(f"undocumented key {key}")
@@ -183,7 +183,7 @@ def roundtrip(args):
         if table != SEED_FIELDS:
             fail(f"the restated field table differs from {args.seed}: {table}")
         else:
-            ok(f"the seed's field table ({len(table)} fields) is the one the checks use")
+            ok(f"PySchedCL's spec field table ({len(table)} fields) is the one the checks use")
     kernels = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(args.corpus) for f in fs if f.endswith(".cl"))
     with tempfile.TemporaryDirectory() as work:
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -291,7 +291,7 @@ __kernel void VectorAdd(__global const float* a, __global const float* b, __glob
 }
 """
 
-# The seed's example spec, as printed in PySchedCL's per-kernel JSON spec, docs/contract.md §1.
+# PySchedCL's spec example spec, as printed in PySchedCL's per-kernel JSON spec, docs/contract.md §1.
 SEED_SPEC = {"globalWorkSize": "[dataset]",
              "inputBuffers": [{"break": 1, "pos": 0, "size": "dataset", "type": "float"},
                               {"break": 1, "pos": 1, "size": "dataset", "type": "float"}],

@@ -1,4 +1,4 @@
-// The writer: byte-stable output that uses only the seed's keys, and round trips through the reader.
+// The writer: byte-stable output that uses only GPUVerify's format keys, and round trips through the reader.
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
@@ -45,7 +45,7 @@ Instantiation minimalInstantiation() {
 } // namespace
 
 TEST_CASE("writer: exact bytes for a full record", "[writer]") {
-  // Seed key order, short containers on one line, flags as an array.
+  // GPUVerify format key order, short containers on one line, flags as an array.
   CHECK(serializeCaptures({fullInstantiation()}) == R"([
   {
     "language": "OpenCL",

@@ -1,6 +1,6 @@
 //===- CaptureReader.h - Load and validate captures.json and its sidecar -*- C++ -*-===//
 //
-// The reader enforces the seed format's rules (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3) and docs/contract.md §3, and
+// The reader enforces the rules of GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) and docs/contract.md §3, and
 // reports every violation with its instantiation and key path. A file cut short by a crash (the app was
 // killed mid-append) is not an error: every record completed before the cut is recovered, with a warning.
 //

@@ -1,6 +1,6 @@
 //===- CaptureWriter.h - Byte-stable captures.json and sidecar text -*- C++ -*-===//
 //
-// Output is a pure function of the model: keys in the seed's documented order, only documented keys,
+// Output is a pure function of the model: keys in GPUVerify's format documented order, only documented keys,
 // `flags` as an array, a NULL local size omitted, and captures.json in the form GPUVerify's own loader
 // accepts (gpuverifyForm: e.g. `global_offset` only when every component is > 0); the sidecar keeps the
 // exact values (keepExactFacts). The layout is JsonEmitter's.
@@ -20,7 +20,7 @@
 
 namespace clcapture::format {
 
-/// The record captures.json holds for `inst`: its GPUVerify form (gpuverifyForm), keys in the seed's order.
+/// The record captures.json holds for `inst`: its GPUVerify form (gpuverifyForm), keys in GPUVerify's format order.
 /// (The sidecar's toJson overloads are SidecarJson.h's.)
 nlohmann::ordered_json toJson(const Instantiation &inst);
 

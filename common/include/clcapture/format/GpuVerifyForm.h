@@ -1,7 +1,7 @@
 //===- GpuVerifyForm.h - What captures.json may say so GPUVerify loads it -*- C++ -*-===//
 //
 // GPUVerify's own loader (GPUVerifyScript/json_loader.py) rejects the whole file for one value it does not
-// take, even where the seed format (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3) lets a launch have it: an offset
+// take, even where GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) lets a launch have it: an offset
 // component of 0 (`[0, 2]`), a local size that does not divide the global size (OpenCL 2.0 non-uniform
 // work-groups), an array of 0 bytes, a number beyond Python 2's int, a scalar not starting with lower-case
 // `0x`, a host call without a positive line, compiler flags ending in a lone `-D` or `-I`. docs/contract.md §3:

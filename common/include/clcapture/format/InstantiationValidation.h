@@ -1,4 +1,4 @@
-//===- InstantiationValidation.h - The seed's rules on one instantiation -*- C++ -*-===//
+//===- InstantiationValidation.h - GPUVerify's format rules on one instantiation -*- C++ -*-===//
 //
 // Validation of the typed model, shared by the reader (after conversion) and the writers (before they
 // write), so nothing clcapture writes can fail to load.
@@ -21,7 +21,7 @@ namespace clcapture::format {
 /// size that is not a multiple of its local size; its last group in that dimension is smaller.
 bool allowsNonUniformWorkGroups(const Instantiation &inst);
 
-/// Checks one instantiation against the seed's rules and docs/contract.md §3 (sizes, dimensions, paths, values).
+/// Checks one instantiation against GPUVerify's format rules and docs/contract.md §3 (sizes, dimensions, paths, values).
 /// Used by the reader after conversion and by the writer before it writes.
 void validateInstantiation(const Instantiation &inst, std::size_t index, std::string_view displayName,
                            const ReadOptions &options, const std::filesystem::path *baseDir,

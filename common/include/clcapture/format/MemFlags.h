@@ -1,6 +1,6 @@
 //===- MemFlags.h - cl_mem_flags <-> CL_MEM_* names -------------*- C++ -*-===//
 //
-// The seed format stores buffer flags as an array of names. The bit values are fixed by the OpenCL
+// The GPUVerify format stores buffer flags as an array of names. The bit values are fixed by the OpenCL
 // specification (cl.h); they are repeated here so that common/ does not need the OpenCL headers, and a test
 // checks them against <CL/cl.h>.
 //

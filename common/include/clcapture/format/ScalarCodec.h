@@ -24,7 +24,7 @@ inline std::string encodeScalar(const std::vector<std::uint8_t> &bytes, Endianne
   return encodeScalar(bytes.data(), bytes.size(), order);
 }
 
-/// True for "0x" followed by at least one hex digit (either case), as the seed requires.
+/// True for "0x" followed by at least one hex digit (either case), as GPUVerify's format requires.
 bool isHexValue(std::string_view value);
 
 /// Decodes a value into exactly `size` bytes in device order. Fewer digits than 2×size are zero-extended;

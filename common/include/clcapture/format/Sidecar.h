@@ -1,4 +1,4 @@
-//===- Sidecar.h - captures.meta.json: what the seed format has no key for -*- C++ -*-===//
+//===- Sidecar.h - captures.meta.json: what the GPUVerify format has no key for -*- C++ -*-===//
 //
 // GPUVerify's loader rejects unknown keys, so everything else the layer learns about a launch lives in the
 // sidecar (docs/contract.md §3): one entry per launch, with the index of its instantiation in captures.json (none for a
@@ -36,7 +36,7 @@ struct DeviceFacts {
   std::optional<bool> nonUniformWorkGroups;
 };
 
-/// How an argument was passed, as the layer saw it (finer than the seed's four types).
+/// How an argument was passed, as the layer saw it (finer than GPUVerify's format four types).
 enum class ArgumentKind { Scalar, Buffer, LocalMemory, Image, Sampler, NullBuffer, Svm, Pipe, Unknown };
 const char *toString(ArgumentKind k);
 std::optional<ArgumentKind> parseArgumentKind(const std::string &s);
@@ -79,7 +79,7 @@ struct ArgumentFacts {
 
 /// One of the application's OpenCL calls behind a launch (docs/contract.md §3 host_api_calls), with everything the
 /// layer learnt about its site. captures.json's host_api_calls lists only the calls that have a file and
-/// line (the seed requires both); this list has every call, also those from code without debug info.
+/// line (GPUVerify's format requires both); this list has every call, also those from code without debug info.
 struct HostCallFacts {
   std::string functionName;                   ///< the OpenCL entry point called, e.g. clSetKernelArg
   std::optional<std::uint32_t> argument;      ///< clSetKernelArg: the argument index it set

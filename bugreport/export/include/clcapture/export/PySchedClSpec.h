@@ -3,8 +3,8 @@
 // PySchedCL's per-kernel JSON spec, docs/contract.md §1: one JSON object per kernel with name, src, workDimension,
 // partition, globalWorkSize (a Python list expression), inputBuffers / ioBuffers / outputBuffers ({break,
 // pos, size in elements, type}), varArguments ({pos, type, value}), localArguments and an optional id.
-// What the seed has no field for but a capture needs goes under extra keys PySchedCL ignores (it reads
-// only the seed's keys and localWorkSize): localWorkSize, globalWorkOffset, compilerFlags, per buffer
+// What PySchedCL's spec has no field for but a capture needs goes under extra keys PySchedCL ignores (it reads
+// only PySchedCL's spec keys and localWorkSize): localWorkSize, globalWorkOffset, compilerFlags, per buffer
 // addressSpace / flags / data / dataAfter, per scalar `captured`, and a top-level `clcapture` object with
 // the exact facts (the sidecar's launch entry: aliasing, memory objects, device, argument kinds and types).
 // bugreport/README.md (export/) lists them with the buffer classification rule.
@@ -28,7 +28,7 @@ namespace clcapture::exporter {
 /// Version of the `clcapture` object's layout (clcapture.version).
 constexpr int kSpecExtrasVersion = 1;
 
-/// The seed's fields in its table's order, and the extras an export may add (the documented list).
+/// PySchedCL's spec fields in its table's order, and the extras an export may add (the documented list).
 const std::vector<std::string> &seedSpecFields();
 const std::vector<std::string> &specExtraFields();
 
