@@ -74,7 +74,8 @@ int main(int argc, char **argv) {
 
   fill(values, 100 + k);
   size_t origin[3] = {0, 0, 0}, region[3] = {sizeof values, 1, 1};
-  CHECK_CL(clEnqueueWriteBufferRect(queue, in, CL_TRUE, origin, origin, region, 0, 0, 0, 0, values, 0, NULL, NULL));
+  CHECK_CL(clEnqueueWriteBufferRect(queue, in, CL_TRUE, origin, origin, region, 0, 0, 0, 0, values, 0, NULL,
+                                    NULL));
   launch_and_check(out, 100 + k++, "clEnqueueWriteBufferRect");
 
   fill(values, 100 + k);
@@ -121,6 +122,7 @@ int main(int argc, char **argv) {
   launch_and_check(out, 100 + k++, "the host writing a CL_MEM_USE_HOST_PTR buffer");
 
   CHECK_CL(clFinish(queue));
-  printf("buffer_writers: %d unchanged launches, %d writer kinds, %s\n", unchanged, k, failures ? "FAIL" : "PASS");
+  printf("buffer_writers: %d unchanged launches, %d writer kinds, %s\n", unchanged, k,
+         failures ? "FAIL" : "PASS");
   return failures ? 1 : 0;
 }

@@ -58,14 +58,16 @@ int main(void) {
   CHECK_CL(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits, NULL));
   size_t quarter = alignBits / 8 > 256 ? alignBits / 8 : 256; /* bytes */
   if (quarter > 4096) {
-    fprintf(stderr, "memory_forms: sub-buffer alignment of %u bits is too large for this sample\n", alignBits);
+    fprintf(stderr, "memory_forms: sub-buffer alignment of %u bits is too large for this sample\n",
+            alignBits);
     return 2;
   }
   const int N = (int)(4 * quarter / sizeof(int)), Q = N / 4;
   int init[4096];
   for (int i = 0; i < N; ++i)
     init[i] = i;
-  cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(int), init, &err);
+  cl_mem parent =
+      clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, N * sizeof(int), init, &err);
   CHECK_ERR(err, "clCreateBuffer(parent)");
   cl_mem low = sub(parent, 0, 2 * quarter);            /* ints [0, 2Q) */
   cl_mem middle = sub(parent, quarter, 2 * quarter);   /* ints [Q, 3Q): overlaps low */

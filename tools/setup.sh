@@ -15,8 +15,8 @@ packages=(
   nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev libxxhash-dev libdw-dev
   # bug reports: clcapture pack archives (bugreport/)
   libarchive-dev
-  # tests/house/architecture.py: functions and their lengths
-  universal-ctags
+  # tests/house: functions and their lengths (architecture.py), the format check (format_check.sh)
+  universal-ctags clang-format-16
   # test helpers (Debian's python, not PyPI); creduce reduces the soundness fuzzer's reproducers
   python3 python3-jsonschema python3-pyopencl creduce
   # launcher tests: a copy of libclcapture.so that cannot load (patchelf --add-needed)

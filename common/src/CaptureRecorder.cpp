@@ -118,7 +118,8 @@ Expected<std::uint64_t> CaptureRecorder::append(const Instantiation &inst, Launc
     return fail("refusing to record an instantiation GPUVerify cannot load: " + *problem);
   const Instantiation form = gpuverifyForm(inst);
   // Files come from put*(), which named and wrote them: only the lexical path rules are checked here. (The
-  // file checks cost ~24 syscalls a launch, most of a launch-heavy capture's time: bench/capture_overhead.sh.)
+  // file checks cost ~24 syscalls a launch, most of a launch-heavy capture's time:
+  // bench/capture_overhead.sh.)
   ReadOptions options;
   options.checkFiles = false;
   DiagnosticList problems;

@@ -1,8 +1,8 @@
 //===- CapturesJsonReader.cpp - Parse and validate captures.json ---------===//
 //
 // Two passes per record: conversion (reader/InstantiationConverter: JSON types → typed model, with key
-// paths) and validation (InstantiationValidation: GPUVerify's format rules on the model). Validation is shared with
-// the writer, so nothing the writer emits can fail to load.
+// paths) and validation (InstantiationValidation: GPUVerify's format rules on the model). Validation is
+// shared with the writer, so nothing the writer emits can fail to load.
 //
 //===----------------------------------------------------------------------===//
 

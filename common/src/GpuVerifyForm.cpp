@@ -82,7 +82,8 @@ std::string withoutDanglingOption(const std::string &flags) {
   return flags;
 }
 
-/// `0x` and upper-case digits (docs/contract.md §3); the loader wants the lower-case prefix (util.is_hex_string).
+/// `0x` and upper-case digits (docs/contract.md §3); the loader wants the lower-case prefix
+/// (util.is_hex_string).
 std::string canonicalHex(const std::string &value) {
   std::string out = "0x";
   out.reserve(value.size());
@@ -130,7 +131,8 @@ Instantiation gpuverifyForm(const Instantiation &exact) {
   }
   if (form.hostApiCalls && !form.hostApiCalls->empty()) {
     std::vector<HostApiCall> kept;
-    std::copy_if(form.hostApiCalls->begin(), form.hostApiCalls->end(), std::back_inserter(kept), keptByLoader);
+    std::copy_if(form.hostApiCalls->begin(), form.hostApiCalls->end(), std::back_inserter(kept),
+                 keptByLoader);
     // The sidecar's host_calls list every call, also these.
     if (kept.empty())
       form.hostApiCalls.reset();
@@ -179,7 +181,8 @@ std::vector<ExactFactProblem> restoreExactFacts(Instantiation &inst, const Launc
   auto sameDimensions = [&](const Dims &d, const char *key) {
     if (d.size() == global.size())
       return true;
-    problems.push_back({key, "has " + std::to_string(d.size()) + " dimensions but captures.json's global_size has " +
+    problems.push_back({key, "has " + std::to_string(d.size()) +
+                                 " dimensions but captures.json's global_size has " +
                                  std::to_string(global.size())});
     return false;
   };

@@ -1,7 +1,8 @@
 //===- InstantiationValidation.cpp - GPUVerify's format rules on one instantiation -===//
 //
 // The second of the reader's two passes per record (the first is reader/InstantiationConverter): the
-// GPUVerify format's rules on the typed model. The writers run it too, so nothing they write can fail to load.
+// GPUVerify format's rules on the typed model. The writers run it too, so nothing they write can fail to
+// load.
 //
 //===----------------------------------------------------------------------===//
 

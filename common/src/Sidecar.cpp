@@ -63,8 +63,8 @@ std::optional<ProgramOrigin> parseProgramOrigin(const std::string &s) {
 
 bool operator==(const DeviceFacts &a, const DeviceFacts &b) {
   return std::tie(a.name, a.vendor, a.version, a.driverVersion, a.addressBits, a.endianness,
-                  a.nonUniformWorkGroups) == std::tie(b.name, b.vendor, b.version, b.driverVersion, b.addressBits,
-                                                      b.endianness, b.nonUniformWorkGroups);
+                  a.nonUniformWorkGroups) == std::tie(b.name, b.vendor, b.version, b.driverVersion,
+                                                      b.addressBits, b.endianness, b.nonUniformWorkGroups);
 }
 
 static bool sameSubBuffer(const std::optional<SubBufferFacts> &a, const std::optional<SubBufferFacts> &b) {

@@ -6,7 +6,6 @@
 
 #include <optional>
 
-
 namespace clcapture::format {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -58,7 +57,7 @@ SidecarRepeats::Entry SidecarRepeats::entryFor(const LaunchFacts &f) {
       bool positional = f.arguments.size() == t.arguments.size();
       for (std::size_t i = 0; i < f.arguments.size(); ++i)
         args.push_back(positional && f.arguments[i] == t.arguments[i] ? OrderedJson("same")
-                                                                        : toJson(f.arguments[i]));
+                                                                      : toJson(f.arguments[i]));
       j["arguments"] = std::move(args);
     }
     if (f.aliases != t.aliases)
@@ -111,7 +110,8 @@ std::optional<std::uint64_t> RepeatExpander::renumber(const nlohmann::json &entr
   auto launch = entry.find("launch");
   auto instantiation = entry.find("instantiation");
   if (like == entry.end() || launch == entry.end() || !like->is_number_unsigned() ||
-      !launch->is_number_unsigned() || (instantiation != entry.end() && !instantiation->is_number_unsigned()) ||
+      !launch->is_number_unsigned() ||
+      (instantiation != entry.end() && !instantiation->is_number_unsigned()) ||
       entry.size() != (instantiation == entry.end() ? 2u : 3u))
     return std::nullopt;
   auto slot = m_slots.find(like->get<std::uint64_t>());
@@ -133,14 +133,15 @@ std::optional<std::uint64_t> RepeatExpander::expand(nlohmann::json &entry, std::
     return std::nullopt;
   auto slotNumber = [&](const nlohmann::json &v, const std::string &where) -> std::optional<std::uint64_t> {
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= kMaxRepeatSlot) {
-      problems.push_back({where, "expected a slot number below " + std::to_string(kMaxRepeatSlot) + ", got " +
-                                     v.dump()});
+      problems.push_back(
+          {where, "expected a slot number below " + std::to_string(kMaxRepeatSlot) + ", got " + v.dump()});
       return std::nullopt;
     }
     return v.get<std::uint64_t>();
   };
   if (entry.contains("slot") && entry.contains("like")) {
-    problems.push_back({path + ".like", "an entry is either a full entry (slot) or a repeat (like), not both"});
+    problems.push_back(
+        {path + ".like", "an entry is either a full entry (slot) or a repeat (like), not both"});
     return std::nullopt;
   }
   if (auto it = entry.find("slot"); it != entry.end()) {
@@ -158,7 +159,8 @@ std::optional<std::uint64_t> RepeatExpander::expand(nlohmann::json &entry, std::
     return std::nullopt;
   auto base = m_slots.find(*slot);
   if (base == m_slots.end()) {
-    problems.push_back({path + ".like", "slot " + std::to_string(*slot) + " was not filled by an earlier entry"});
+    problems.push_back(
+        {path + ".like", "slot " + std::to_string(*slot) + " was not filled by an earlier entry"});
     return std::nullopt;
   }
   // The slot becomes this launch's facts in place (one copy per repeat, into the entry): on a problem

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "engine/CaptureEngine.h"
-#include "process/CaptureSwitch.h"
 #include "dispatch/Downstream.h"
 #include "dispatch/Hooks.h"
+#include "engine/CaptureEngine.h"
+#include "process/CaptureSwitch.h"
 #include "process/Log.h"
 #include "writer/RunStatus.h"
 
@@ -45,8 +45,8 @@ cl_int initLayer(cl_uint num_entries, const cl_icd_dispatch *target_dispatch, cl
       TableLimits limits;
       limits.entries = entries;
       hooks::installHooks(&g_layerTable, limits);
-      log(LogLevel::Info, "OPENCL_LAYERS layer in front of the loader (" + std::to_string(num_entries) +
-                              " entries offered)");
+      log(LogLevel::Info,
+          "OPENCL_LAYERS layer in front of the loader (" + std::to_string(num_entries) + " entries offered)");
     } else {
       log(LogLevel::Info, "the shim ICD captures in this process; the OPENCL_LAYERS layer only forwards");
     }

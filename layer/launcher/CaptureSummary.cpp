@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <set>
@@ -60,12 +60,14 @@ std::string dataSkippedFix(const std::string &reason) {
   if (reason.find("per-buffer cap") != std::string::npos)
     return "raise --data (e.g. --data 64M) or use --data all";
   if (reason.find("budget") != std::string::npos)
-    return "raise --max-bytes (e.g. --max-bytes 16G, or unlimited), or capture fewer launches with --kernels/--launches";
+    return "raise --max-bytes (e.g. --max-bytes 16G, or unlimited), or capture fewer launches with "
+           "--kernels/--launches";
   if (reason.find("free-space floor") != std::string::npos)
     return "free space on that file system, point --dir at a larger one, or lower --min-free";
   if (reason.find("behind and had written nothing") != std::string::npos)
     return "the application queued more launches than the capture keeps in memory behind work that waited "
-           "(a user event, a device still busy); capture fewer launches (--launches, --kernels) to get their bytes";
+           "(a user event, a device still busy); capture fewer launches (--launches, --kernels) to get their "
+           "bytes";
   if (reason.find("--data-per-shape") != std::string::npos)
     return "raise --data-per-shape (e.g. --data-per-shape 1000) or use --data-per-shape all";
   if (reason.find("metadata-only") != std::string::npos)
@@ -149,7 +151,7 @@ struct SidecarTally : nlohmann::json_sax<nlohmann::json> {
       facts.kernelName = v;
     else if (inArguments() && v == "same") // a repeat's argument: the slot's at this position
       arguments.push_back(arguments.size() < facts.skipped.size() ? facts.skipped[arguments.size()]
-                                                                   : std::nullopt);
+                                                                  : std::nullopt);
     else if (inArgument() && current == "kind")
       argKind = v;
     else if (inArgument() && current == "data_skipped")
@@ -313,14 +315,15 @@ void reportFiltered(const RunStatusTotals &status, std::FILE *out) {
 /// What the layer itself saw, when nothing was captured; false when it reported nothing.
 bool explainFromStatus(const RunStatusTotals &status, bool layer, std::FILE *out) {
   if (status.processes == 0) {
-    std::fprintf(out,
-                 "clcapture: no kernel launch was captured: the application never loaded the capture library "
-                 "(it made no OpenCL call, was killed before exiting, or its ICD loader did not load clcapture%s; "
-                 "`clcapture doctor%s` shows what an application sees)\n",
-                 layer ? ": with --layer the loader must support OPENCL_LAYERS (CUDA's bundled Khronos loader "
-                         "does not): try without --layer"
-                       : "",
-                 layer ? " --layer" : "");
+    std::fprintf(
+        out,
+        "clcapture: no kernel launch was captured: the application never loaded the capture library "
+        "(it made no OpenCL call, was killed before exiting, or its ICD loader did not load clcapture%s; "
+        "`clcapture doctor%s` shows what an application sees)\n",
+        layer ? ": with --layer the loader must support OPENCL_LAYERS (CUDA's bundled Khronos loader "
+                "does not): try without --layer"
+              : "",
+        layer ? " --layer" : "");
     return true;
   }
   if (status.platforms == 0) {
@@ -345,7 +348,8 @@ bool explainFromStatus(const RunStatusTotals &status, bool layer, std::FILE *out
   return false;
 }
 
-void reportNothing(bool layer, const PreflightReport *preflight, const RunStatusTotals *status, std::FILE *out) {
+void reportNothing(bool layer, const PreflightReport *preflight, const RunStatusTotals *status,
+                   std::FILE *out) {
   if (status && explainFromStatus(*status, layer, out))
     return;
   std::fprintf(out,

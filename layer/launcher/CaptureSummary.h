@@ -1,8 +1,8 @@
 //===- CaptureSummary.h - What the launcher says after the command -*- C++ -*-===//
 //
-// docs/contract.md §2: the launcher's closing line says how many launches were left without bytes or without source, and
-// why. Read from the sidecar (captures.meta.json, through clcapture::format): launches listed as not
-// captured, counted by their reason (programs from binaries: how to get their source; IL), and arguments
+// docs/contract.md §2: the launcher's closing line says how many launches were left without bytes or without
+// source, and why. Read from the sidecar (captures.meta.json, through clcapture::format): launches listed as
+// not captured, counted by their reason (programs from binaries: how to get their source; IL), and arguments
 // whose bytes were not stored (data_skipped: the per-buffer cap, the byte budget, …), then the closing line
 // "clcapture: N instantiations captured in DIR". When there is no capture at all, what the pre-flight knew
 // and where to look next.
@@ -21,9 +21,9 @@ namespace clcapture::launcher {
 
 /// What the layer reported from the command's processes (layer/src/writer/RunStatus.h), summed.
 struct RunStatusTotals {
-  std::size_t processes = 0;      ///< processes that loaded the capture library and exited normally
-  std::int64_t platforms = -1;    ///< handed to the loader by the shim; -1: unknown (layer only)
-  std::uint64_t launches = 0;     ///< every launch the layer saw
+  std::size_t processes = 0;   ///< processes that loaded the capture library and exited normally
+  std::int64_t platforms = -1; ///< handed to the loader by the shim; -1: unknown (layer only)
+  std::uint64_t launches = 0;  ///< every launch the layer saw
   std::uint64_t filteredKernels = 0;
   std::uint64_t filteredLaunches = 0;
 };

@@ -349,8 +349,8 @@ std::string blockingReason(const PreflightReport &pre, const fs::path &library, 
   if (!pre.libraryLoads()) {
     std::string advice =
         pre.library.loaded ? std::string() : loadFailureAdvice(library.string(), pre.library.error);
-    return "the capture library does not load (" + pre.library.error + ")" + (advice.empty() ? "" : ": " + advice) +
-           "; the ICD loader skips it silently";
+    return "the capture library does not load (" + pre.library.error + ")" +
+           (advice.empty() ? "" : ": " + advice) + "; the ICD loader skips it silently";
   }
   if (!r.loader.is_null() && !flagField(r.loader, "loaded", false))
     return std::string("no OpenCL ICD loader: ") + kLoaderName +
@@ -358,7 +358,8 @@ std::string blockingReason(const PreflightReport &pre, const fs::path &library, 
   if (pre.usableDrivers() == 0)
     return noDriverReason(pre);
   if (r.loader.is_null() || r.platformsList.is_null())
-    return "listing the platforms through " + std::string(kLoaderName) + " failed: the child: " + probe.failure;
+    return "listing the platforms through " + std::string(kLoaderName) +
+           " failed: the child: " + probe.failure;
   if (r.platforms.empty()) {
     std::string why = "an application would find no platform (clGetPlatformIDs: " +
                       clStatusText(static_cast<int>(numberField(r.platformsList, "status"))) + ")";

@@ -1,10 +1,10 @@
 //===- LaunchEnvironment.h - The variables that put libclcapture.so in front of a driver -*- C++ -*-===//
 //
 // One recipe, shared by `clcapture -- COMMAND` (which runs the command under it) and `clcapture doctor`
-// (which loads the loader under it). As a shim ICD (docs/drivers-and-loaders.md): a private folder holding only
-// clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader; the real driver
-// is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named, else the system
-// vendors folder. As an OPENCL_LAYERS layer the loader keeps finding the drivers itself; --icd (or
+// (which loads the loader under it). As a shim ICD (docs/drivers-and-loaders.md): a private folder holding
+// only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader; the real
+// driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named, else the
+// system vendors folder. As an OPENCL_LAYERS layer the loader keeps finding the drivers itself; --icd (or
 // CLCAPTURE_ICD) then becomes OCL_ICD_VENDORS.
 //
 //===----------------------------------------------------------------------===//

@@ -1,26 +1,27 @@
 //===- LauncherMain.cpp - clcapture: run a command with the capture in front of its driver -===//
 //
-// docs/contract.md §1: clcapture [--dir DIR] [--layer] [--kernels REGEX] [--launches A-B] [--data all|none|BYTES] --
-// COMMAND. As a shim ICD (the default) one recipe works for both loaders (docs/drivers-and-loaders.md): a private folder
-// holding only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader;
-// the real driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named,
-// else the system vendors folder. With --layer the loader keeps finding the drivers itself and loads the
-// library through OPENCL_LAYERS (added to the user's own layers); --icd then becomes OCL_ICD_VENDORS
-// (LaunchEnvironment.h). Before running COMMAND the launcher loads the library and the drivers as the loader
-// will (Preflight.h) and stops when the loader would skip them silently. Exits with COMMAND's status (128 +
-// signal when it was killed), and says where the capture went and what it lacks (CaptureSummary.h).
-// `clcapture doctor` (Doctor.h) is a subcommand only as the first argument: `clcapture -- doctor` runs a
-// command named doctor. So are `pack`, `export` and `import`, which run clcapture-pack / clcapture-export /
-// clcapture-import (bugreport/), and `unpack` (Unpack.h), which turns packed blobs back into loose files.
+// docs/contract.md §1: clcapture [--dir DIR] [--layer] [--kernels REGEX] [--launches A-B] [--data
+// all|none|BYTES] -- COMMAND. As a shim ICD (the default) one recipe works for both loaders
+// (docs/drivers-and-loaders.md): a private folder holding only clcapture.icd for ocl-icd's OCL_ICD_VENDORS,
+// and OCL_ICD_FILENAMES for the Khronos loader; the real driver is whatever --icd or CLCAPTURE_ICD names,
+// else what the user's own OCL_ICD_VENDORS named, else the system vendors folder. With --layer the loader
+// keeps finding the drivers itself and loads the library through OPENCL_LAYERS (added to the user's own
+// layers); --icd then becomes OCL_ICD_VENDORS (LaunchEnvironment.h). Before running COMMAND the launcher
+// loads the library and the drivers as the loader will (Preflight.h) and stops when the loader would skip
+// them silently. Exits with COMMAND's status (128 + signal when it was killed), and says where the capture
+// went and what it lacks (CaptureSummary.h). `clcapture doctor` (Doctor.h) is a subcommand only as the first
+// argument: `clcapture -- doctor` runs a command named doctor. So are `pack`, `export` and `import`, which
+// run clcapture-pack / clcapture-export / clcapture-import (bugreport/), and `unpack` (Unpack.h), which turns
+// packed blobs back into loose files.
 //
 //===----------------------------------------------------------------------===//
 
-#include "process/CaptureControls.h"
 #include "CaptureSummary.h"
 #include "Doctor.h"
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
 #include "Unpack.h"
+#include "process/CaptureControls.h"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -111,9 +112,10 @@ int main(int argc, char **argv) {
   app.add_option("--kernels", kernels, "capture only launches of kernels whose name matches this regex");
   app.add_option("--launches", launches, "capture only these launch numbers: A-B, A- or N (from 0)");
   app.add_option("--data", data, "buffer contents: all, none, or a per-buffer byte cap (e.g. 1M)");
-  app.add_option("--data-per-shape", dataPerShape,
-                 "buffer bytes for the first N launches of each launch shape (program, kernel, NDRange, scalar "
-                 "values) only; later ones keep their metadata (default 64, or all)");
+  app.add_option(
+      "--data-per-shape", dataPerShape,
+      "buffer bytes for the first N launches of each launch shape (program, kernel, NDRange, scalar "
+      "values) only; later ones keep their metadata (default 64, or all)");
   app.add_flag("--data-after", dataAfter,
                "also record the bytes of the buffers each launch may write, after it (for clcapture-replay "
                "--compare)");

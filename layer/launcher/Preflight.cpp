@@ -272,9 +272,10 @@ bool reportPreflight(const PreflightReport &report, bool driverWarnings, std::FI
         !advice.empty())
       std::fprintf(out, "clcapture: %s\n", advice.c_str());
     if (lib.error.find("killed by signal") != std::string::npos)
-      std::fprintf(out, "clcapture: loading it crashes the process (a truncated or corrupt file?), and it would "
-                        "crash the application the same way; nothing was run (`clcapture doctor` checks the "
-                        "whole setup)\n");
+      std::fprintf(out,
+                   "clcapture: loading it crashes the process (a truncated or corrupt file?), and it would "
+                   "crash the application the same way; nothing was run (`clcapture doctor` checks the "
+                   "whole setup)\n");
     else
       std::fprintf(out, "clcapture: the ICD loader would skip it silently and the application would find no "
                         "platform; nothing was run (`clcapture doctor` checks the whole setup)\n");

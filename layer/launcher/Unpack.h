@@ -2,7 +2,8 @@
 //
 // A capture packs small blobs (common/…/BlobPack.h); clcapture's own tools resolve them, GPUVerify's loader
 // reads data/<hash>.bin files only. `clcapture unpack DIR` writes every packed blob out as its
-// data/<hash>.bin file, then removes the packs: the folder is then what docs/contract.md §3 lists, file for file.
+// data/<hash>.bin file, then removes the packs: the folder is then what docs/contract.md §3 lists, file for
+// file.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -6,7 +6,8 @@
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, for samples built against newer headers */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, for samples built against newer headers   \
+                                           */
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,8 @@ static inline void sample_pick_device(cl_platform_id *platform, cl_device_id *de
       return;
     }
   }
-  fprintf(stderr, expect ? "no OpenCL device on a platform named like '%s'\n" : "no OpenCL device found\n", expect);
+  fprintf(stderr, expect ? "no OpenCL device on a platform named like '%s'\n" : "no OpenCL device found\n",
+          expect);
   exit(2);
 }
 

@@ -6,13 +6,11 @@
 // reader's fuzzer.
 //
 // Archives are gzip streams, so mutating their bytes mostly exercises inflate. A custom mutator therefore
-// usually decompresses the input, mutates the tar inside (with the dictionary, archive.dict) and compresses it
-// again; one time in four, or when the input is not a whole gzip stream, it mutates the raw bytes instead
+// usually decompresses the input, mutates the tar inside (with the dictionary, archive.dict) and compresses
+// it again; one time in four, or when the input is not a whole gzip stream, it mutates the raw bytes instead
 // (truncation, plain tar, corrupt gzip). With CLCAPTURE_FUZZ_VERBOSE set, it prints what the reader said
 // about each input (to replay a reproducer: archive_reader_fuzzer FILE...).
 #include "clcapture/archive/ArchiveReader.h"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -26,6 +24,7 @@
 #include <system_error>
 #include <unistd.h>
 #include <vector>
+#include <zlib.h>
 
 namespace fs = std::filesystem;
 using clcapture::archive::ExtractLimits;
@@ -162,7 +161,8 @@ long gunzip(const std::uint8_t *data, size_t size, std::uint8_t *plain) {
   return r == Z_STREAM_END ? length : -1;
 }
 
-/// Deflates plain[0, size) into out[0, maxOut) as a gzip stream; returns the length, or -1 when it does not fit.
+/// Deflates plain[0, size) into out[0, maxOut) as a gzip stream; returns the length, or -1 when it does not
+/// fit.
 long gzip(const std::uint8_t *plain, size_t size, int level, std::uint8_t *out, size_t maxOut) {
   z_stream zs{};
   if (deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
@@ -179,7 +179,8 @@ long gzip(const std::uint8_t *plain, size_t size, int level, std::uint8_t *out, 
 
 } // namespace
 
-extern "C" size_t LLVMFuzzerCustomMutator(std::uint8_t *data, size_t size, size_t maxSize, unsigned int seed) {
+extern "C" size_t LLVMFuzzerCustomMutator(std::uint8_t *data, size_t size, size_t maxSize,
+                                          unsigned int seed) {
   std::minstd_rand rng(seed);
   static std::vector<std::uint8_t> plain(kMaxPlain), packed; // allocated once, not cleared for each mutation
   long plainSize = rng() % 4 != 0 ? gunzip(data, size, plain.data()) : -1;

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Runs clcapture-verify on one corpus kernel and checks its verdict and messages (GPUVerify-style header).
 
-usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY [--json-only] [--keep DIR]
-  --json-only  print the result record alone (for oclgrind_crosscheck.py)
-  --keep DIR   copy the generated capture folder to DIR (to rerun clcapture-verify on it by hand)
+usage: run_kernel.py KERNEL.cl CLCAPTURE_VERIFY [--json-only] [--keep DIR] [--opt-level N]
+  --json-only    print the result record alone (for oclgrind_crosscheck.py)
+  --keep DIR     copy the generated capture folder to DIR (to rerun clcapture-verify on it by hand)
+  --opt-level N  analyse the IR of LLVM's -ON pipeline (CLCAPTURE_VERIFY_OPT_LEVEL, a testing knob:
+                 docs/optimisation-levels.md); the header's expectation is -O0's (opt_level_corpus.py
+                 checks the whole corpus at -O2 against it and o2_differences.json)
 
 The kernel file carries its expectation :
   line 1   //pass | //xfail:NOT_ALL_VERIFIED | //unknown      (verified | defects | unknown expected)
@@ -232,21 +235,32 @@ def launch_of(text, options):
     return entry, params, inst, launch
 
 
-def main():
-    kernel_path, verify = sys.argv[1], sys.argv[2]
-    json_only = "--json-only" in sys.argv[3:]
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv[3:] else None
+def verify_kernel(kernel_path, verify, keep=None, opt_level=None, extra_args=()):
+    """Runs clcapture-verify on the kernel's generated capture: (expected verdict, header regexes, the
+    completed process). opt_level: CLCAPTURE_VERIFY_OPT_LEVEL for it (None: the environment's)."""
     with open(kernel_path, encoding="utf-8") as f:
         text = f.read()
     expected, options, regexes = parse_header(text)
     entry, params, inst, launch = launch_of(text, options)
+    env = None
+    if opt_level is not None:
+        env = dict(os.environ, CLCAPTURE_VERIFY_OPT_LEVEL=str(opt_level))
     with tempfile.TemporaryDirectory() as folder:
         build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
         strict = ["--strict"] if launch["strict"] else []
-        r = subprocess.run([verify, "--format=json", *strict, os.path.join(folder, "captures.json")],
-                           capture_output=True, text=True)
+        r = subprocess.run([verify, "--format=json", *strict, *extra_args, os.path.join(folder, "captures.json")],
+                           capture_output=True, text=True, env=env)
         if keep:
             shutil.copytree(folder, keep, dirs_exist_ok=True)
+    return expected, regexes, r
+
+
+def main():
+    kernel_path, verify = sys.argv[1], sys.argv[2]
+    json_only = "--json-only" in sys.argv[3:]
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv[3:] else None
+    opt_level = sys.argv[sys.argv.index("--opt-level") + 1] if "--opt-level" in sys.argv[3:] else None
+    expected, regexes, r = verify_kernel(kernel_path, verify, keep, opt_level)
     if json_only:
         # For oclgrind_crosscheck.py: the result record alone, on the last line.
         print(json.dumps(json.loads(r.stdout)["results"][0]) if r.stdout.strip() else "")

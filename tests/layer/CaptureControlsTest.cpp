@@ -1,5 +1,6 @@
 // CLCAPTURE_* settings: what each accepts, and the exact message for what it does not.
 #include "process/CaptureControls.h"
+
 #include "engine/FreeSpaceGuard.h"
 
 #include <catch2/catch.hpp>
@@ -47,7 +48,8 @@ TEST_CASE("controls: call sites on by default, off on request", "[layer][control
 
 TEST_CASE("controls: small blobs packed by default, loose files on request", "[layer][controls]") {
   auto pack = [](const char *value) {
-    return parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, value);
+    return parseControls(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                         value);
   };
   CHECK(pack(nullptr).pack);
   CHECK(pack("on").pack);
@@ -84,7 +86,8 @@ TEST_CASE("controls: malformed settings are named", "[layer][controls]") {
         "CLCAPTURE_MAX_BYTES=-1: expected a byte count (e.g. 1073741824 or 1G) or unlimited");
 }
 
-TEST_CASE("controls: safe defaults for data: a 4 GiB budget and the default free-space floor", "[layer][controls]") {
+TEST_CASE("controls: safe defaults for data: a 4 GiB budget and the default free-space floor",
+          "[layer][controls]") {
   auto c = parseControls(nullptr, nullptr, nullptr, nullptr);
   CHECK(c.totalBudget == (4ull << 30));
   CHECK_FALSE(c.minFree.has_value());
@@ -97,7 +100,7 @@ TEST_CASE("controls: safe defaults for data: a 4 GiB budget and the default free
 
 TEST_CASE("free space: the default floor is 10 % or 2 GiB, whichever is larger", "[layer][controls]") {
   using clcapture::layer::FreeSpaceGuard;
-  CHECK(FreeSpaceGuard::defaultFloor(10ull << 30) == (2ull << 30));    // 10 GiB disk: 2 GiB
+  CHECK(FreeSpaceGuard::defaultFloor(10ull << 30) == (2ull << 30));     // 10 GiB disk: 2 GiB
   CHECK(FreeSpaceGuard::defaultFloor(1000ull << 30) == (100ull << 30)); // 1000 GiB disk: 100 GiB
 }
 

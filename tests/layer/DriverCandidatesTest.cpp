@@ -1,6 +1,7 @@
-// Where the capture library looks for the real driver (docs/contract.md §1: CLCAPTURE_ICD, else the vendors folder).
-#include "dispatch/DriverSet.h"
+// Where the capture library looks for the real driver (docs/contract.md §1: CLCAPTURE_ICD, else the vendors
+// folder).
 #include "TestSupport.h"
+#include "dispatch/DriverSet.h"
 
 #include <catch2/catch.hpp>
 

@@ -4,10 +4,9 @@
 
 #include "clcapture/encode/PixelOffsets.h"
 
+#include <algorithm>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instruction.h>
-
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -75,7 +74,8 @@ bool mayConflict(const AccessSite &a, const AccessSite &b) {
   return a.writes || b.writes;
 }
 
-/// Two plain (non-atomic) writes: the pair whose race may be benign, when both store the same bytes (docs/contract.md §4).
+/// Two plain (non-atomic) writes: the pair whose race may be benign, when both store the same bytes
+/// (docs/contract.md §4).
 bool plainWrites(const AccessSite &a, const AccessSite &b) {
   return a.writes && b.writes && !a.atomic && !b.atomic;
 }
@@ -140,7 +140,8 @@ private:
       if (o.status != QueryOutcome::Status::Sat)
         continue;
       if (!o.exact) {
-        m_out.undecided.push_back("possible divergence at the " + b.function + " at " + where + ", depending on " + o.abstraction);
+        m_out.undecided.push_back("possible divergence at the " + b.function + " at " + where +
+                                  ", depending on " + o.abstraction);
         continue;
       }
       if (!m_reported.insert("barrier|" + where + ":" + std::to_string(at.column)).second)
@@ -279,7 +280,8 @@ private:
       return PairOutcome::NoFinding;
     if (!o.exact) {
       // Whether the race happens goes through an abstraction; when every pair of writers there stores the
-      // same bytes, it is benign if it happens at all (docs/contract.md §4), so it leaves no harmful race undecided.
+      // same bytes, it is benign if it happens at all (docs/contract.md §4), so it leaves no harmful race
+      // undecided.
       if (plainWrites(m_e.accesses()[pa.sites.front()], m_e.accesses()[pb.sites.front()])) {
         QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
         if (differ.status == QueryOutcome::Status::Unsat) {
@@ -296,7 +298,8 @@ private:
     const AccessSite &a = m_e.accesses()[o.race->siteA], &b = m_e.accesses()[o.race->siteB];
     bool benign = false;
     if (plainWrites(a, b)) {
-      // docs/contract.md §4: every writer stores the same value → benign. Ask for a witness where they differ.
+      // docs/contract.md §4: every writer stores the same value → benign. Ask for a witness where they
+      // differ.
       QueryOutcome differ = count(m_e.checkRace(pa.sites, pb.sites, scope, true, settledBudget()));
       if (differ.status == QueryOutcome::Status::Unsat)
         benign = true;
@@ -305,8 +308,10 @@ private:
       else if (differ.status == QueryOutcome::Status::Unknown) {
         // The race happens, but whether its writers may store different values is not known: neither a
         // benign warning nor a harmful error can be claimed.
-        m_out.undecided.push_back("a race between " + pair + ", benign only if every writer stores the same "
-                                  "value, which was not decided: " + differ.unknownReason);
+        m_out.undecided.push_back("a race between " + pair +
+                                  ", benign only if every writer stores the same "
+                                  "value, which was not decided: " +
+                                  differ.unknownReason);
         return PairOutcome::NoFinding;
       }
     }
@@ -330,7 +335,7 @@ private:
         std::min(w.offsetA + std::max(wa.sizeBytes, 1u), w.offsetB + std::max(wb.sizeBytes, 1u)) - 1;
     f.bytes = {first, last};
     f.index = {first / std::max(wa.elementSize, 1u)}; // the first shared byte's element (a copy spans many)
-    if (wa.image && wa.imageCoordinates) // a pixel: img[x], img[y][x] or img[z][y][x]
+    if (wa.image && wa.imageCoordinates)              // a pixel: img[x], img[y][x] or img[z][y][x]
       f.index = encode::pixelIndex(first, wa.imageCoordinates);
     const AccessSite *chosen[2] = {&wa, &wb};
     const encode::WorkItemIds *ids[2] = {&w.a, &w.b};

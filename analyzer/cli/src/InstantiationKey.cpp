@@ -9,8 +9,8 @@
 #include <ctime>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 #include <string_view>
+#include <sys/stat.h>
 #include <type_traits>
 #include <variant>
 #include <vector>

@@ -20,7 +20,9 @@ ProgressReporter::ProgressReporter(std::ostream *stream, bool terminal, double i
   }
 }
 
-ProgressReporter::~ProgressReporter() { finish(); }
+ProgressReporter::~ProgressReporter() {
+  finish();
+}
 
 void ProgressReporter::started(std::size_t id, const std::string &kernel) {
   if (!m_stream)
@@ -29,7 +31,8 @@ void ProgressReporter::started(std::size_t id, const std::string &kernel) {
   m_running[id] = {kernel, std::chrono::steady_clock::now()};
 }
 
-void ProgressReporter::finished(std::size_t id, const report::InstantiationResult &result, std::size_t launches) {
+void ProgressReporter::finished(std::size_t id, const report::InstantiationResult &result,
+                                std::size_t launches) {
   if (!m_stream)
     return;
   std::lock_guard<std::mutex> lock(m_mutex);
@@ -68,7 +71,7 @@ std::string ProgressReporter::lineLocked() const {
       return a.second.second < b.second.second;
     });
     auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
-                                                                     longest->second.second)
+                                                                    longest->second.second)
                        .count();
     line += "; " + std::to_string(m_running.size()) + " running, the longest " + longest->second.first +
             " for " + std::to_string(seconds) + " s";

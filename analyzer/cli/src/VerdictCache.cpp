@@ -27,8 +27,7 @@ namespace {
 /// Bumped whenever the stored form of a result changes: older entries then miss.
 constexpr int kEntryFormat = 2; // 2: entries list the headers read
 
-template <typename E, std::size_t N>
-std::optional<E> parseEnum(const Json &j, const E (&values)[N]) {
+template <typename E, std::size_t N> std::optional<E> parseEnum(const Json &j, const E (&values)[N]) {
   if (!j.is_string())
     return std::nullopt;
   for (E v : values)
@@ -38,15 +37,18 @@ std::optional<E> parseEnum(const Json &j, const E (&values)[N]) {
 }
 
 constexpr Verdict kVerdicts[] = {Verdict::Verified, Verdict::Defects, Verdict::Unknown, Verdict::Error};
-constexpr ErrorKind kErrorKinds[] = {ErrorKind::None, ErrorKind::Compile, ErrorKind::Timeout, ErrorKind::Other};
+constexpr ErrorKind kErrorKinds[] = {ErrorKind::None, ErrorKind::Compile, ErrorKind::Timeout,
+                                     ErrorKind::Other};
 constexpr FindingKind kFindingKinds[] = {FindingKind::DataRace, FindingKind::BarrierDivergence};
 constexpr FindingSeverity kSeverities[] = {FindingSeverity::Error, FindingSeverity::Warning};
-constexpr Conflict kConflicts[] = {Conflict::ReadWrite,  Conflict::WriteRead,  Conflict::WriteWrite,
+constexpr Conflict kConflicts[] = {Conflict::ReadWrite,   Conflict::WriteRead,   Conflict::WriteWrite,
                                    Conflict::AtomicWrite, Conflict::WriteAtomic, Conflict::AtomicRead,
                                    Conflict::ReadAtomic};
 constexpr AccessKind kAccessKinds[] = {AccessKind::Read, AccessKind::Write, AccessKind::Atomic};
 
-Json locationJson(const SourceLocation &l) { return Json::array({l.file, l.line, l.column}); }
+Json locationJson(const SourceLocation &l) {
+  return Json::array({l.file, l.line, l.column});
+}
 
 bool locationFrom(const Json &j, SourceLocation &l) {
   if (!j.is_array() || j.size() != 3 || !j[0].is_string() || !j[1].is_number_unsigned() ||
@@ -134,9 +136,12 @@ std::string resultToJson(const InstantiationResult &r) {
                         {"local_size", f.localSize ? Json(*f.localSize) : Json(nullptr)},
                         {"message", f.message}});
   }
-  Json j = {{"entry_point", r.entryPoint},   {"kernel_file", r.kernelFile},
-            {"verdict", toString(r.verdict)}, {"error_kind", toString(r.errorKind)},
-            {"reason", r.reason},             {"findings", std::move(findings)},
+  Json j = {{"entry_point", r.entryPoint},
+            {"kernel_file", r.kernelFile},
+            {"verdict", toString(r.verdict)},
+            {"error_kind", toString(r.errorKind)},
+            {"reason", r.reason},
+            {"findings", std::move(findings)},
             {"seconds", r.seconds}}; // what the analysis cost: sizes a parametric group's attempt
   return j.dump();
 }
@@ -198,7 +203,8 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
             return std::nullopt;
           a.access = *access;
         }
-        if (!idsFrom(ja.at("global_id"), a.workItem.globalId) || !idsFrom(ja.at("local_id"), a.workItem.localId) ||
+        if (!idsFrom(ja.at("global_id"), a.workItem.globalId) ||
+            !idsFrom(ja.at("local_id"), a.workItem.localId) ||
             !idsFrom(ja.at("group_id"), a.workItem.groupId) || !locationFrom(ja.at("location"), a.location))
           return std::nullopt;
         a.source = ja.at("source").get<std::string>();
@@ -227,7 +233,8 @@ std::string executableBuildId() {
   return id;
 }
 
-VerdictCache::VerdictCache(fs::path folder, std::string identity, HeaderHash headerHash, std::uint64_t maxBytes)
+VerdictCache::VerdictCache(fs::path folder, std::string identity, HeaderHash headerHash,
+                           std::uint64_t maxBytes)
     : m_folder(std::move(folder)), m_identity(std::move(identity)), m_headerHash(std::move(headerHash)),
       m_maxBytes(maxBytes) {}
 

@@ -39,8 +39,8 @@ fs::path captureDirOf(const fs::path &capturesPath) {
 /// Analyses `inst` (with `facts`) as instantiation `index` of the capture, within `limitSeconds` (0: none).
 InstantiationResult analyzeInstantiation(const format::Capture &capture, std::size_t index,
                                          const format::Instantiation &inst, const format::LaunchFacts *facts,
-                                         pipeline::InstantiationAnalyzer &analyzer, const VerifyOptions &options,
-                                         double limitSeconds) {
+                                         pipeline::InstantiationAnalyzer &analyzer,
+                                         const VerifyOptions &options, double limitSeconds) {
   pipeline::AnalysisRequest request;
   request.index = index;
   request.instantiation = &inst;

@@ -1,7 +1,8 @@
 //===- VerifyMain.cpp - clcapture-verify: check captured launches for races and divergence -===//
 //
-// docs/contract.md §4. The driver (VerifyDriver.h) does the work; main() parses the command line, picks the analysis
-// (pipeline::makeDefaultAnalyzer) and tells the progress whether stderr is a terminal (ProgressReporter.h).
+// docs/contract.md §4. The driver (VerifyDriver.h) does the work; main() parses the command line, picks the
+// analysis (pipeline::makeDefaultAnalyzer) and tells the progress whether stderr is a terminal
+// (ProgressReporter.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,10 +2,9 @@
 
 #include "clcapture/verify/VerifyOptions.h"
 
+#include "clcapture/cli/CommandLine.h"
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/VerdictCache.h"
-
-#include "clcapture/cli/CommandLine.h"
 
 #include <CLI/CLI.hpp>
 #include <ostream>

@@ -1,11 +1,10 @@
 //===- DivergenceQuery.cpp - KernelEncoding::checkDivergence: do two work-items of a group disagree? ----===//
 
-#include "clcapture/encode/KernelEncoding.h"
-
 #include "KernelEncodingImpl.h"
 #include "LaunchFacts.h"
 #include "SolverQuery.h"
 #include "Witnesses.h"
+#include "clcapture/encode/KernelEncoding.h"
 
 #include <string>
 
@@ -30,7 +29,8 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
     for (std::size_t i = 0; i < ra.iterations.size() && i < rb.iterations.size(); ++i)
       together = tf.land(together, tf.eq(ra.iterations[i], rb.iterations[i]));
     cvc5::Term q = tf.land(together, tf.land(ra.reach, tf.lnot(rb.reach)));
-    std::string label = function + " " + std::to_string(barrier) + " reached by A, not by B of the same group";
+    std::string label =
+        function + " " + std::to_string(barrier) + " reached by A, not by B of the same group";
     out = ask(s, q, label);
     if (out.status == QueryOutcome::Status::Sat) {
       Exactness how = ra.reachHow & rb.reachHow;
@@ -40,8 +40,8 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
         preferSmallValues(s, tf.land(q, withinGuards(s)), label);
       out.exact = how.exact();
       out.abstraction = how.abstraction;
-      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false, openValuesFromModel(s),
-                                         localSizeFromModel(s)};
+      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false,
+                                         openValuesFromModel(s), localSizeFromModel(s)};
       return out;
     }
     if (out.status != QueryOutcome::Status::Unsat || ra.uniformArgs.size() != rb.uniformArgs.size())
@@ -50,12 +50,14 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
     // events waited for, the same fence flags)?
     cvc5::Term differ = tf.boolean(false);
     for (std::size_t i = 0; i < ra.uniformArgs.size(); ++i)
-      if (ra.uniformArgs[i].getSort() == rb.uniformArgs[i].getSort() && ra.uniformArgs[i] != rb.uniformArgs[i])
+      if (ra.uniformArgs[i].getSort() == rb.uniformArgs[i].getSort() &&
+          ra.uniformArgs[i] != rb.uniformArgs[i])
         differ = tf.lor(differ, tf.lnot(tf.eq(ra.uniformArgs[i], rb.uniformArgs[i])));
     if (differ.isBooleanValue() && !differ.getBooleanValue())
       return out;
     q = tf.land(together, tf.land(tf.land(ra.reach, rb.reach), differ));
-    label = function + " " + std::to_string(barrier) + " reached by A and B of the same group with different arguments";
+    label = function + " " + std::to_string(barrier) +
+            " reached by A and B of the same group with different arguments";
     out = ask(s, q, label);
     if (out.status != QueryOutcome::Status::Sat)
       return out;

@@ -14,7 +14,8 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
     auto p = pointer(cast->getOperand(0));
     if (!p)
       return format::fail("a pointer the encoder cannot follow at " + placeOf(&inst));
-    if (isa<AddrSpaceCastInst>(cast) && to->getPointerAddressSpace() != static_cast<unsigned>(MemorySpace::Generic))
+    if (isa<AddrSpaceCastInst>(cast) &&
+        to->getPointerAddressSpace() != static_cast<unsigned>(MemorySpace::Generic))
       p->space = static_cast<MemorySpace>(to->getPointerAddressSpace());
     m_pointers[&inst] = *p;
     return {};
@@ -25,7 +26,8 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
       unknownResult(inst, "an address turned into an integer");
       return {};
     }
-    m_values[&inst] = addressBits(*p, to->getIntegerBitWidth(), "an address turned into an integer at " + placeOf(&inst));
+    m_values[&inst] =
+        addressBits(*p, to->getIntegerBitWidth(), "an address turned into an integer at " + placeOf(&inst));
     return {};
   }
   auto v = operandValue(inst, 0);
@@ -205,7 +207,8 @@ format::Status ThreadEncoder::visitFCmpInst(llvm::FCmpInst &inst) {
   }
   cvc5::Solver &solver = m_tf.solver();
   auto fp = [&](const cvc5::Term &bits) {
-    return solver.mkTerm(solver.mkOp(cvc5::Kind::FLOATINGPOINT_TO_FP_FROM_IEEE_BV, {exponent, significand}), {bits});
+    return solver.mkTerm(solver.mkOp(cvc5::Kind::FLOATINGPOINT_TO_FP_FROM_IEEE_BV, {exponent, significand}),
+                         {bits});
   };
   cvc5::Term x = fp(a->term), y = fp(b->term);
   cvc5::Term unordered = m_tf.lor(solver.mkTerm(cvc5::Kind::FLOATINGPOINT_IS_NAN, {x}),
@@ -216,22 +219,54 @@ format::Status ThreadEncoder::visitFCmpInst(llvm::FCmpInst &inst) {
              ge = rel(cvc5::Kind::FLOATINGPOINT_GEQ);
   cvc5::Term r;
   switch (inst.getPredicate()) {
-  case CmpInst::FCMP_FALSE: r = m_tf.boolean(false); break;
-  case CmpInst::FCMP_TRUE: r = m_tf.boolean(true); break;
-  case CmpInst::FCMP_OEQ: r = eq; break; // false on NaN already
-  case CmpInst::FCMP_OGT: r = gt; break;
-  case CmpInst::FCMP_OGE: r = ge; break;
-  case CmpInst::FCMP_OLT: r = lt; break;
-  case CmpInst::FCMP_OLE: r = le; break;
-  case CmpInst::FCMP_ONE: r = m_tf.land(m_tf.lnot(unordered), m_tf.lnot(eq)); break;
-  case CmpInst::FCMP_ORD: r = m_tf.lnot(unordered); break;
-  case CmpInst::FCMP_UEQ: r = m_tf.lor(unordered, eq); break;
-  case CmpInst::FCMP_UGT: r = m_tf.lor(unordered, gt); break;
-  case CmpInst::FCMP_UGE: r = m_tf.lor(unordered, ge); break;
-  case CmpInst::FCMP_ULT: r = m_tf.lor(unordered, lt); break;
-  case CmpInst::FCMP_ULE: r = m_tf.lor(unordered, le); break;
-  case CmpInst::FCMP_UNE: r = m_tf.lnot(eq); break; // true on NaN
-  case CmpInst::FCMP_UNO: r = unordered; break;
+  case CmpInst::FCMP_FALSE:
+    r = m_tf.boolean(false);
+    break;
+  case CmpInst::FCMP_TRUE:
+    r = m_tf.boolean(true);
+    break;
+  case CmpInst::FCMP_OEQ:
+    r = eq;
+    break; // false on NaN already
+  case CmpInst::FCMP_OGT:
+    r = gt;
+    break;
+  case CmpInst::FCMP_OGE:
+    r = ge;
+    break;
+  case CmpInst::FCMP_OLT:
+    r = lt;
+    break;
+  case CmpInst::FCMP_OLE:
+    r = le;
+    break;
+  case CmpInst::FCMP_ONE:
+    r = m_tf.land(m_tf.lnot(unordered), m_tf.lnot(eq));
+    break;
+  case CmpInst::FCMP_ORD:
+    r = m_tf.lnot(unordered);
+    break;
+  case CmpInst::FCMP_UEQ:
+    r = m_tf.lor(unordered, eq);
+    break;
+  case CmpInst::FCMP_UGT:
+    r = m_tf.lor(unordered, gt);
+    break;
+  case CmpInst::FCMP_UGE:
+    r = m_tf.lor(unordered, ge);
+    break;
+  case CmpInst::FCMP_ULT:
+    r = m_tf.lor(unordered, lt);
+    break;
+  case CmpInst::FCMP_ULE:
+    r = m_tf.lor(unordered, le);
+    break;
+  case CmpInst::FCMP_UNE:
+    r = m_tf.lnot(eq);
+    break; // true on NaN
+  case CmpInst::FCMP_UNO:
+    r = unordered;
+    break;
   default:
     unknownResult(inst, "a floating-point comparison at " + placeOf(&inst));
     return {};
@@ -276,14 +311,21 @@ format::Status ThreadEncoder::visitICmpInst(llvm::ICmpInst &inst) {
       }
     };
     cvc5::Term known = sameObject;
-    cvc5::Term unknown = m_tf.fresh(m_tf.solver().getBooleanSort(), name("address_order" + std::to_string(m_fresh++)));
+    cvc5::Term unknown =
+        m_tf.fresh(m_tf.solver().getBooleanSort(), name("address_order" + std::to_string(m_fresh++)));
     cvc5::Term result = unknown;
-    auto globalSpace = [](MemorySpace sp) { return sp == MemorySpace::Global || sp == MemorySpace::Constant; };
+    auto globalSpace = [](MemorySpace sp) {
+      return sp == MemorySpace::Global || sp == MemorySpace::Constant;
+    };
     if (globalSpace(p->space) && globalSpace(q->space)) {
-      cvc5::Term null = m_tf.constant(64, kNullObject), zero = m_tf.constant(64, 0), one = m_tf.constant(64, 1);
-      auto isNull = [&](const SymPointer &x) { return m_tf.land(m_tf.eq(x.object, null), m_tf.eq(x.offset, zero)); };
+      cvc5::Term null = m_tf.constant(64, kNullObject), zero = m_tf.constant(64, 0),
+                 one = m_tf.constant(64, 1);
+      auto isNull = [&](const SymPointer &x) {
+        return m_tf.land(m_tf.eq(x.object, null), m_tf.eq(x.offset, zero));
+      };
       auto intoObject = [&](const SymPointer &x) { return m_tf.lnot(m_tf.eq(x.object, null)); };
-      cvc5::Term pAbove = m_tf.land(intoObject(*p), isNull(*q)), qAbove = m_tf.land(isNull(*p), intoObject(*q));
+      cvc5::Term pAbove = m_tf.land(intoObject(*p), isNull(*q)),
+                 qAbove = m_tf.land(isNull(*p), intoObject(*q));
       result = m_tf.ite(pAbove, order(one, zero), m_tf.ite(qAbove, order(zero, one), result));
       known = m_tf.lor(known, m_tf.lor(pAbove, qAbove));
     }
@@ -439,7 +481,8 @@ format::Status ThreadEncoder::visitInsertElementInst(llvm::InsertElementInst &in
       }
       lanes.push_back(v->term);
     }
-    vec = lanes.size() == n ? std::optional<SymValue>(SymValue{joinLanes(m_tf, lanes), {}}) : value(ins->getOperand(0));
+    vec = lanes.size() == n ? std::optional<SymValue>(SymValue{joinLanes(m_tf, lanes), {}})
+                            : value(ins->getOperand(0));
   } else
     vec = value(ins->getOperand(0));
   auto elt = value(ins->getOperand(1));

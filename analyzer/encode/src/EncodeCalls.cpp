@@ -98,15 +98,19 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
     llvm::Value *out = call.getArgOperand(call.arg_size() - 1);
     auto p = pointer(out);
     if (!p)
-      return format::fail(b.name + " writing through a pointer the encoder cannot follow at " + placeOf(&call));
+      return format::fail(b.name + " writing through a pointer the encoder cannot follow at " +
+                          placeOf(&call));
     llvm::Type *type = call.getType();
     bool intOut = b.name == "frexp" || b.name == "remquo" || b.name == "lgamma_r";
     unsigned lanes = type->isVectorTy() ? llvm::cast<llvm::FixedVectorType>(type)->getNumElements() : 1;
     unsigned element =
-        intOut ? 4 : static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
-    std::uint64_t bytes = intOut ? std::uint64_t{4} * lanes : m_s.layout.getTypeStoreSize(type).getFixedValue();
-    SymValue stored{m_tf.fresh(m_tf.bv(static_cast<unsigned>(bytes * 8)), name("out" + std::to_string(m_fresh++))),
-                    Exactness{"the value " + b.name + " stores at " + placeOf(&call)}};
+        intOut ? 4
+               : static_cast<unsigned>(m_s.layout.getTypeStoreSize(type->getScalarType()).getFixedValue());
+    std::uint64_t bytes =
+        intOut ? std::uint64_t{4} * lanes : m_s.layout.getTypeStoreSize(type).getFixedValue();
+    SymValue stored{
+        m_tf.fresh(m_tf.bv(static_cast<unsigned>(bytes * 8)), name("out" + std::to_string(m_fresh++))),
+        Exactness{"the value " + b.name + " stores at " + placeOf(&call)}};
     recordAccess(call, *p, m_tf.constant(64, bytes), {}, false, true, false, element, &stored);
     if (p->space == MemorySpace::Private)
       notePrivateStore(call, *p, m_tf.constant(64, bytes), nullptr);
@@ -276,7 +280,8 @@ std::optional<std::int64_t> counterStep(const llvm::CallBase &call, const model:
     return std::nullopt;
   if (b.name == "atomic_inc" || b.name == "atom_inc")
     return 1;
-  if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") && call.arg_size() >= 2)
+  if ((b.name == "atomic_add" || b.name == "atom_add" || b.name == "atomic_fetch_add") &&
+      call.arg_size() >= 2)
     if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(1)); c && !c->isZero())
       return c->getSExtValue();
   return std::nullopt;
@@ -301,7 +306,8 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
   // site, and a write site whose reach requires success (CompareExchange).
   bool compareExchange = (b.name == "atomic_cmpxchg" || b.name == "atom_cmpxchg") && call.arg_size() == 3 &&
                          !call.getType()->isVoidTy();
-  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes && !compareExchange, atomic, bytes, nullptr);
+  recordAccess(call, *p, m_tf.constant(64, bytes), {}, reads, writes && !compareExchange, atomic, bytes,
+               nullptr);
   if (p->space != MemorySpace::Private)
     m_s.sites[m_s.siteFor(&call)].groupScopedAtomic = groupScoped;
   if (!call.getType()->isVoidTy()) {
@@ -342,8 +348,8 @@ format::Status ThreadEncoder::encodeAtomicBuiltin(llvm::CallBase &call, const mo
   return {};
 }
 
-void ThreadEncoder::recordCompareExchange(llvm::CallBase &call, const SymPointer &at, unsigned bytes, bool atomic,
-                                          bool groupScoped, const SymValue &result) {
+void ThreadEncoder::recordCompareExchange(llvm::CallBase &call, const SymPointer &at, unsigned bytes,
+                                          bool atomic, bool groupScoped, const SymValue &result) {
   auto expected = value(call.getArgOperand(1)), desired = value(call.getArgOperand(2));
   recordAccess(call, at, m_tf.constant(64, bytes), {}, false, true, atomic, bytes, nullptr, 1);
   if (at.space == MemorySpace::Private)

@@ -4,7 +4,6 @@
 
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/DebugInfoMetadata.h>
-
 #include <set>
 #include <vector>
 
@@ -187,7 +186,8 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
         }
   cvc5::Term k = m_tf.fresh(m_tf.bv(64), name("iter" + std::to_string(m_iteration.size())));
   m_iteration[&loop] = k;
-  // The back-edge count, read here once: enterBarrierLoop counts intervals with it, enterBlock bounds k by it.
+  // The back-edge count, read here once: enterBarrierLoop counts intervals with it, enterBlock bounds k by
+  // it.
   TripCount &count = m_tripCounts[&loop];
   const llvm::SCEV *taken = m_scev.getBackedgeTakenCount(&loop);
   count.computable = !llvm::isa<llvm::SCEVCouldNotCompute>(taken);
@@ -212,7 +212,8 @@ unsigned ThreadEncoder::epochBitsFor(const llvm::LoopInfo &loops) {
   for (const llvm::Loop *loop : loops.getLoopsInPreorder())
     for (const llvm::BasicBlock *block : loop->blocks())
       for (const llvm::Instruction &inst : *block)
-        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->getCalledFunction() &&
+        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+            call && call->getCalledFunction() &&
             model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier)
           return 64;
   return 16;
@@ -250,7 +251,8 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop, const std::opti
       return refuse("its body is not reached from its header");
     auto count = *start;
     for (llvm::Instruction &inst : *block)
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && call->getCalledFunction() &&
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+          call && call->getCalledFunction() &&
           model::classifyBuiltin(*call->getCalledFunction()).kind == BuiltinKind::Barrier) {
         if (m_loops.getLoopFor(block) != &loop)
           return refuse("another loop inside it holds a barrier");
@@ -263,8 +265,9 @@ format::Status ThreadEncoder::enterBarrierLoop(llvm::Loop &loop, const std::opti
     out[block] = count;
   }
   auto perIteration = out[loop.getLoopLatch()];
-  m_barrierLoops[&loop] = BarrierLoop{{m_tf.constant(64, perIteration.first), m_tf.constant(64, perIteration.second)},
-                                      m_tf.resize(taken->term, 64, false)};
+  m_barrierLoops[&loop] =
+      BarrierLoop{{m_tf.constant(64, perIteration.first), m_tf.constant(64, perIteration.second)},
+                  m_tf.resize(taken->term, 64, false)};
   return {};
 }
 

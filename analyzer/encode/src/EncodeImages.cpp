@@ -1,15 +1,15 @@
 //===- EncodeImages.cpp - read_image and write_image -===//
 
 #include "ThreadEncoderImpl.h"
-
 #include "clcapture/encode/PixelOffsets.h"
 
 namespace clcapture::encode {
 
 /// read_image*/write_image* (OpenCL 1.2 §6.12.14): the image is a memory object whose "bytes" are pixels,
-/// one unit each, addressed by the coordinates packed into 64 bits (PixelOffsets.h). A write is exact; a read through a sampler may clamp or wrap its
-/// coordinates, so the pixel it reads is open (a race through it is `unknown`, never a false witness);
-/// a read without a sampler reads its coordinates. The values read are open.
+/// one unit each, addressed by the coordinates packed into 64 bits (PixelOffsets.h). A write is exact; a read
+/// through a sampler may clamp or wrap its coordinates, so the pixel it reads is open (a race through it is
+/// `unknown`, never a false witness); a read without a sampler reads its coordinates. The values read are
+/// open.
 format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write) {
   auto image = call.arg_size() >= 2 ? pointer(call.getArgOperand(0)) : std::nullopt;
   if (!image)

@@ -216,8 +216,8 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
   if (load->getType()->isPointerTy()) {
     // A pointer variable or array of pointers (or events) in private memory: the pointer stored last.
     if (p->space == MemorySpace::Private)
-      if (auto r =
-              privatePointerAt(inst, *p, static_cast<MemorySpace>(load->getType()->getPointerAddressSpace()))) {
+      if (auto r = privatePointerAt(inst, *p,
+                                    static_cast<MemorySpace>(load->getType()->getPointerAddressSpace()))) {
         m_pointers[&inst] = *r;
         return {};
       }
@@ -274,7 +274,8 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
     std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
     notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr, v ? &*v : nullptr);
-    return {}; // private memory never races (docs/contract.md §5); privateValueAt / privatePointerAt read it back
+    return {}; // private memory never races (docs/contract.md §5); privateValueAt / privatePointerAt read it
+               // back
   }
   LaneRange lanes = lanesWritten(*store);
   if (!lanes.whole) {
@@ -420,7 +421,7 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
   std::uint64_t bytes = m_s.layout.getTypeStoreSize(load.getType()).getFixedValue();
   auto fresh = [&] { return m_tf.fresh(sort, name("pv" + std::to_string(m_fresh++))); };
   cvc5::Term result = fresh();
-  bool covered = false; // an unconditional store to exactly this place comes first
+  bool covered = false;                   // an unconditional store to exactly this place comes first
   std::set<std::uint64_t> coveredOffsets; // constant offsets stored unconditionally with the load's size
   Exactness stores;
   const llvm::Loop *loop = m_loops.getLoopFor(load.getParent());
@@ -428,8 +429,8 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
     if (e.object != at.object)
       continue; // another variable (every store to this one has its constant object: onlyLoadedAndStored)
     if (loop && loop->contains(e.block))
-      return SymValue{fresh(), Exactness{"a private variable kept across iterations of the loop at " +
-                                         loopPlace(*loop)}};
+      return SymValue{
+          fresh(), Exactness{"a private variable kept across iterations of the loop at " + loopPlace(*loop)}};
     cvc5::Term reach = m_reach[e.block];
     Exactness how = m_reachHow[e.block];
     // A store in a loop the load is not in: its value term is the encoded (arbitrary) iteration's, not
@@ -447,15 +448,17 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
       cvc5::Term overlap = m_tf.land(m_tf.ult(e.offset, m_tf.add(at.offset, m_tf.constant(64, bytes))),
                                      m_tf.ult(at.offset, m_tf.add(e.offset, e.bytes)));
       result = m_tf.ite(m_tf.land(reach, overlap), fresh(), result);
-      stores = stores & Exactness{inLoop ? "a private variable written in the loop at " + loopPlace(*m_loops.getLoopFor(e.block))
-                                         : "a private variable read at " + where + " over bytes written otherwise"};
+      stores = stores &
+               Exactness{inLoop ? "a private variable written in the loop at " +
+                                      loopPlace(*m_loops.getLoopFor(e.block))
+                                : "a private variable read at " + where + " over bytes written otherwise"};
     }
   }
   // A read at a computed offset is covered when every slot of the variable is (a small one, read in whole
   // slots): a read outside the variable is undefined, and a witness must not need one (guard).
   auto size = m_privateBytes.find(object);
-  if (!covered && !at.offset.isBitVectorValue() && size != m_privateBytes.end() && size->second <= 64 * bytes &&
-      isMultipleOf(at.offset, static_cast<unsigned>(bytes))) {
+  if (!covered && !at.offset.isBitVectorValue() && size != m_privateBytes.end() &&
+      size->second <= 64 * bytes && isMultipleOf(at.offset, static_cast<unsigned>(bytes))) {
     covered = true;
     for (std::uint64_t off = 0; covered && off + bytes <= size->second; off += bytes)
       covered = coveredOffsets.count(off) != 0;
@@ -463,7 +466,9 @@ std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, cons
       guard(load, m_tf.lnot(m_tf.ule(at.offset, m_tf.constant(64, size->second - bytes))),
             "a read outside a private variable at " + where);
   }
-  Exactness initial = covered ? Exactness{} : Exactness{"a private variable read at " + where + " that may not have been written"};
+  Exactness initial =
+      covered ? Exactness{}
+              : Exactness{"a private variable read at " + where + " that may not have been written"};
   return SymValue{result, initial & stores & at.how};
 }
 
@@ -614,7 +619,8 @@ cvc5::Term insideRanges(TermFactory &tf, const std::vector<std::pair<std::uint64
 
 } // namespace
 
-cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits) {
+cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size,
+                                    unsigned bits) {
   bool little = m_s.launch.endianness == format::Endianness::Little;
   cvc5::Term result;
   for (unsigned i = 0; i < size; ++i) {
@@ -670,15 +676,19 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       // Memory nothing writes: both work-items read one array of open bytes.
       if (open->second.ranges)
         guard(inst, m_tf.lnot(insideRanges(m_tf, *open->second.ranges, ptr.offset, size)),
-              "a read outside " + (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) +
+              "a read outside " +
+                  (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) +
                   " at " + placeOf(&inst));
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
       if (read.how.exact()) {
-        static const std::map<unsigned, const char *> kInt = {{8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};
-        std::string spelling = type->isFloatTy() ? "float" : type->isDoubleTy() ? "double" : type->isHalfTy() ? "half"
+        static const std::map<unsigned, const char *> kInt = {
+            {8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};
+        std::string spelling = type->isFloatTy()                         ? "float"
+                               : type->isDoubleTy()                      ? "double"
+                               : type->isHalfTy()                        ? "half"
                                : type->isIntegerTy() && kInt.count(bits) ? kInt.at(bits)
-                                                                          : "";
+                                                                         : "";
         m_s.openReads[m_thread].push_back(EncodingState::OpenRead{
             m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("buffer"), spelling, size,
             m_reach[inst.getParent()], ptr.offset, read.term,
@@ -694,7 +704,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
   const char *where = ptr.space == MemorySpace::Local      ? "local"
                       : ptr.space == MemorySpace::Private  ? "private"
                       : ptr.space == MemorySpace::Constant ? "constant"
-                                                     : "global";
+                                                           : "global";
   return freshValue(type, std::string("a value read from ") + where + " memory at " + placeOf(&inst));
 }
 

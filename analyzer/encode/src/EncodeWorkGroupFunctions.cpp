@@ -176,7 +176,8 @@ format::Status ThreadEncoder::encodeBarrier(llvm::CallBase &call) {
       return m_tf.constant(m_epochBits, (fences & fence) ? 1 : 0);
     unsigned w = m_tf.width(flags->term);
     cvc5::Term set = m_tf.op(cvc5::Kind::BITVECTOR_AND, {flags->term, m_tf.constant(w, fence)});
-    return m_tf.ite(m_tf.eq(set, m_tf.constant(w, 0)), m_tf.constant(m_epochBits, 0), m_tf.constant(m_epochBits, 1));
+    return m_tf.ite(m_tf.eq(set, m_tf.constant(w, 0)), m_tf.constant(m_epochBits, 0),
+                    m_tf.constant(m_epochBits, 1));
   };
   m_epoch.first = m_tf.add(m_epoch.first, step(model::kLocalMemFence));
   m_epoch.second = m_tf.add(m_epoch.second, step(model::kGlobalMemFence));

@@ -52,7 +52,8 @@ unsigned EncodingState::siteFor(const llvm::Instruction *inst, unsigned role) {
   return id;
 }
 
-unsigned EncodingState::barrierFor(const llvm::Instruction *inst, unsigned fences, const std::string &function) {
+unsigned EncodingState::barrierFor(const llvm::Instruction *inst, unsigned fences,
+                                   const std::string &function) {
   auto it = barrierOf.find(inst);
   if (it != barrierOf.end())
     return it->second;

@@ -10,12 +10,11 @@
 #include "Terms.h"
 #include "clcapture/encode/EncodeOptions.h"
 #include "clcapture/encode/Sites.h"
-#include "clcapture/model/LaunchConfig.h"
 #include "clcapture/model/Builtins.h"
-
-#include <llvm/IR/DataLayout.h>
+#include "clcapture/model/LaunchConfig.h"
 
 #include <array>
+#include <llvm/IR/DataLayout.h>
 #include <map>
 #include <optional>
 #include <set>
@@ -76,7 +75,7 @@ struct CounterResult {
   /// The constant added, as an unsigned value of the counter's width: results are distinct only among
   /// operations of one step.
   std::uint64_t step = 0;
-  bool inLoop = false;    ///< the call may run more than once per work-item (a loop not unrolled)
+  bool inLoop = false; ///< the call may run more than once per work-item (a loop not unrolled)
   /// The results are distinct only among work-items of one group: a counter in local memory (one per
   /// group), or an atomic of memory_scope_work_group.
   bool groupScoped = false;
@@ -93,15 +92,16 @@ struct CounterResult {
 /// failing compare-exchange stores nothing, as in C11 §7.17.7.4 and OpenCL 2.0's
 /// atomic_compare_exchange). stateExclusiveSuccesses relates two work-items' calls of one site.
 struct CompareExchange {
-  unsigned site = 0;  ///< the call's write site (role 1)
+  unsigned site = 0;   ///< the call's write site (role 1)
   bool inLoop = false; ///< the call may run more than once per work-item (a loop not unrolled)
   bool local = false;  ///< on local memory: one location per work-group, ordered by its barriers
   cvc5::Term reach, object, offset, expected, desired, success;
   cvc5::Term epoch; ///< the barrier interval of the memory's fence at the call
 };
 
-/// A scalar kernel argument the capture does not give (docs/contract.md §5: missing values are unconstrained). Every
-/// value of it is a real launch, so its term is exact, like the ids; a witness names the value it chose.
+/// A scalar kernel argument the capture does not give (docs/contract.md §5: missing values are
+/// unconstrained). Every value of it is a real launch, so its term is exact, like the ids; a witness names
+/// the value it chose.
 struct OpenArgument {
   std::string name; ///< the argument's name (argumentName)
   std::string type; ///< its OpenCL C type (kernel_arg_base_type: "int", "uint4"); empty when unknown
@@ -158,8 +158,8 @@ struct EncodingState {
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
   /// Memory no write reaches and whose bytes the launch does not give (or gives beyond
   /// maxCapturedTableBytes): one open array (offset → byte) per object, read by both work-items, so two
-  /// reads of one place agree. `how`: exact when the capture has no bytes (docs/contract.md §5: any contents are a
-  /// real launch); an abstraction when it has bytes the encoder does not read. `ranges`: the buffer's
+  /// reads of one place agree. `how`: exact when the capture has no bytes (docs/contract.md §5: any contents
+  /// are a real launch); an abstraction when it has bytes the encoder does not read. `ranges`: the buffer's
   /// (origin, size) views when every one has a size — a witness must read inside them.
   struct OpenContents {
     cvc5::Term array;
@@ -171,8 +171,8 @@ struct EncodingState {
   std::map<std::uint64_t, OpenContents> openContents;
   /// Reads of exactly open contents, for a witness to name the values it needs ("idx[3] = 0").
   struct OpenRead {
-    std::string name;    ///< the buffer's name
-    std::string type;    ///< an OpenCL C spelling of the value read ("int", "float"), for the literal
+    std::string name; ///< the buffer's name
+    std::string type; ///< an OpenCL C spelling of the value read ("int", "float"), for the literal
     unsigned elementBytes = 1;
     cvc5::Term reach, offset, value;
     const std::map<std::uint64_t, std::string> *fields = nullptr; ///< OpenContents::fields, or null
@@ -220,7 +220,8 @@ struct EncodingState {
   bool limitSet = false;   ///< the solver's tlimit-per is set (ask resets it when a query has no limit)
 
   unsigned siteFor(const llvm::Instruction *inst, unsigned role = 0);
-  unsigned barrierFor(const llvm::Instruction *inst, unsigned fences, const std::string &function = "barrier");
+  unsigned barrierFor(const llvm::Instruction *inst, unsigned fences,
+                      const std::string &function = "barrier");
 };
 
 } // namespace clcapture::encode

@@ -49,9 +49,10 @@ std::optional<SymValue> ThreadEncoder::integerBuiltin(llvm::CallBase &call, cons
       const cvc5::Term &x = args[i].term;
       std::uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
       cvc5::Term low = m_tf.constant(w, (~0ull << 23) & mask); // -2^23
-      cvc5::Term out = isSigned ? m_tf.lor(m_tf.op(cvc5::Kind::BITVECTOR_SLT, {x, low}),
-                                           m_tf.op(cvc5::Kind::BITVECTOR_SGT, {x, m_tf.constant(w, (1ull << 23) - 1)}))
-                                : m_tf.op(cvc5::Kind::BITVECTOR_UGT, {x, m_tf.constant(w, (1ull << 24) - 1)});
+      cvc5::Term out =
+          isSigned ? m_tf.lor(m_tf.op(cvc5::Kind::BITVECTOR_SLT, {x, low}),
+                              m_tf.op(cvc5::Kind::BITVECTOR_SGT, {x, m_tf.constant(w, (1ull << 23) - 1)}))
+                   : m_tf.op(cvc5::Kind::BITVECTOR_UGT, {x, m_tf.constant(w, (1ull << 24) - 1)});
       outside = m_tf.lor(outside, out);
     }
     guard(call, outside, name + " outside its 24-bit range at " + placeOf(&call));

@@ -20,8 +20,8 @@
 namespace clcapture::encode {
 
 format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::Function &kernel,
-                                                                        const model::LaunchConfig &launch,
-                                                                        const EncodeOptions &options) {
+                                                                         const model::LaunchConfig &launch,
+                                                                         const EncodeOptions &options) {
   auto impl = std::make_unique<Impl>(kernel, launch, options);
   EncodingState &s = impl->state;
   try {
@@ -44,8 +44,12 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
 KernelEncoding::KernelEncoding(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 KernelEncoding::~KernelEncoding() = default;
 
-const std::vector<AccessSite> &KernelEncoding::accesses() const { return m_impl->state.sites; }
-const std::vector<BarrierSite> &KernelEncoding::barriers() const { return m_impl->state.barriers; }
+const std::vector<AccessSite> &KernelEncoding::accesses() const {
+  return m_impl->state.sites;
+}
+const std::vector<BarrierSite> &KernelEncoding::barriers() const {
+  return m_impl->state.barriers;
+}
 
 namespace {
 
@@ -76,15 +80,18 @@ std::string KernelEncoding::smtLog() const {
     collectConstants(a, seen, constants);
   for (const auto &q : s.queryLog)
     collectConstants(q.query, seen, constants);
-  std::sort(constants.begin(), constants.end(), [](const cvc5::Term &x, const cvc5::Term &y) { return x.getId() < y.getId(); });
-  std::string out = "; clcapture-verify: the two-thread encoding of one launch (replay: cvc5 --incremental FILE)\n"
-                    "(set-logic QF_ABVFP)\n(set-option :produce-models true)\n(set-option :incremental true)\n";
+  std::sort(constants.begin(), constants.end(),
+            [](const cvc5::Term &x, const cvc5::Term &y) { return x.getId() < y.getId(); });
+  std::string out =
+      "; clcapture-verify: the two-thread encoding of one launch (replay: cvc5 --incremental FILE)\n"
+      "(set-logic QF_ABVFP)\n(set-option :produce-models true)\n(set-option :incremental true)\n";
   for (const cvc5::Term &c : constants)
     out += "(declare-const " + c.toString() + " " + c.getSort().toString() + ")\n";
   for (const cvc5::Term &a : assertions)
     out += "(assert " + a.toString() + ")\n";
   for (const auto &q : s.queryLog)
-    out += "; " + q.label + "\n; clcapture-verify: " + q.answer + "\n(check-sat-assuming (" + q.query.toString() + "))\n";
+    out += "; " + q.label + "\n; clcapture-verify: " + q.answer + "\n(check-sat-assuming (" +
+           q.query.toString() + "))\n";
   return out;
 }
 

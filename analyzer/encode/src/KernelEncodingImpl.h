@@ -7,6 +7,7 @@
 #pragma once
 
 #include "EncodingState.h"
+#include "clcapture/encode/KernelEncoding.h"
 
 namespace clcapture::encode {
 

@@ -23,7 +23,8 @@ bool oneWorkItemPerGroup(const model::LaunchConfig &l) {
 void stateUniformReads(EncodingState &s) {
   TermFactory &tf = s.tf;
   bool alone = oneWorkItemPerGroup(s.launch);
-  for (std::size_t id = 0; id < s.sites.size() && id < s.records[0].size() && id < s.records[1].size(); ++id) {
+  for (std::size_t id = 0; id < s.sites.size() && id < s.records[0].size() && id < s.records[1].size();
+       ++id) {
     const AccessRecord &a = s.records[0][id], &b = s.records[1][id];
     if (!a.present || !b.present || a.loaded.isNull() || b.loaded.isNull() ||
         a.loaded.getSort() != b.loaded.getSort() || s.sites[id].collective)
@@ -31,10 +32,12 @@ void stateUniformReads(EncodingState &s) {
     bool local = s.sites[id].space == MemorySpace::Local;
     if (local && alone)
       continue; // never both in one group: the fact would be vacuous, and its reach terms are large
-    cvc5::Term together = tf.land(s.sameGroup, local ? tf.eq(a.localEpoch, b.localEpoch) : tf.eq(a.globalEpoch, b.globalEpoch));
+    cvc5::Term together =
+        tf.land(s.sameGroup, local ? tf.eq(a.localEpoch, b.localEpoch) : tf.eq(a.globalEpoch, b.globalEpoch));
     if (!local)
       together = tf.lor(together, tf.lnot(s.sameGroup));
-    cvc5::Term samePlace = tf.land(tf.eq(a.pointer.object, b.pointer.object), tf.eq(a.pointer.offset, b.pointer.offset));
+    cvc5::Term samePlace =
+        tf.land(tf.eq(a.pointer.object, b.pointer.object), tf.eq(a.pointer.offset, b.pointer.offset));
     cvc5::Term both = tf.land(tf.land(a.reach, b.reach), tf.land(samePlace, together));
     s.solver.assertFormula(tf.lor(tf.lnot(both), tf.eq(a.loaded, b.loaded)));
   }
@@ -145,8 +148,8 @@ void stateExclusiveSuccesses(EncodingState &s) {
     for (const CompareExchange &b : s.compareExchanges[1]) {
       if (b.site != a.site || a.expected.getSort() != b.expected.getSort())
         continue;
-      cvc5::Term together = tf.land(tf.land(a.reach, b.reach),
-                                    tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
+      cvc5::Term together =
+          tf.land(tf.land(a.reach, b.reach), tf.land(tf.eq(a.object, b.object), tf.eq(a.offset, b.offset)));
       if (a.local)
         together = tf.land(together, tf.land(s.sameGroup, tf.eq(a.epoch, b.epoch)));
       cvc5::Term differ = tf.land(together, tf.lnot(tf.eq(a.expected, b.expected)));
@@ -174,7 +177,8 @@ void guardCounterResults(EncodingState &s) {
         if (c.groupScoped || o.groupScoped)
           shared = tf.land(shared, s.sameGroup);
         cvc5::Term step = tf.constant(c.value.getSort().getBitVectorSize(), c.step);
-        cvc5::Term apart = tf.lor(tf.eq(o.value, tf.add(c.value, step)), tf.eq(c.value, tf.add(o.value, step)));
+        cvc5::Term apart =
+            tf.lor(tf.eq(o.value, tf.add(c.value, step)), tf.eq(c.value, tf.add(o.value, step)));
         realisable = tf.land(realisable, tf.lor(tf.lnot(shared), apart));
       }
       s.guards[t].push_back(WitnessGuard{tf.land(c.reach, tf.lnot(realisable)), c.what});

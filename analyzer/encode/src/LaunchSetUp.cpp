@@ -8,7 +8,6 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
-
 #include <string>
 
 namespace clcapture::encode::detail {
@@ -49,9 +48,10 @@ void setUpLaunch(EncodingState &s) {
       s.solver.assertFormula(tf.ule(s.localSize[d], s.globalSize[d]));
       if (l.nonUniformAllowed) {
         // OpenCL 2.0: any size; the last group may be smaller.
-        s.numGroups[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV,
-                               {tf.add(s.globalSize[d], tf.op(cvc5::Kind::BITVECTOR_SUB, {s.localSize[d], tf.constant(64, 1)})),
-                                s.localSize[d]});
+        s.numGroups[d] = tf.op(
+            cvc5::Kind::BITVECTOR_UDIV,
+            {tf.add(s.globalSize[d], tf.op(cvc5::Kind::BITVECTOR_SUB, {s.localSize[d], tf.constant(64, 1)})),
+             s.localSize[d]});
       } else {
         s.solver.assertFormula(
             tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {s.globalSize[d], s.localSize[d]}), tf.constant(64, 0)));
@@ -89,7 +89,8 @@ void setUpLaunch(EncodingState &s) {
         continue;
       }
       cvc5::Term lid = idVariable(tf, "local_id_" + dim, (*l.localSize)[d]);
-      cvc5::Term grp = idVariable(tf, "group_id_" + dim, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d]);
+      cvc5::Term grp =
+          idVariable(tf, "group_id_" + dim, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d]);
       s.ids[t].localSize[d] = groupSize(d, grp);
       s.solver.assertFormula(tf.ult(lid, s.ids[t].localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));
@@ -114,7 +115,8 @@ void setUpSharedValues(EncodingState &s) {
     unsigned space = g.getAddressSpace();
     if (space != 3 && space != 2)
       continue;
-    std::uint64_t object = space == 3 ? kLocalVariableObject + localVariables++ : kConstantVariableObject + constantVariables++;
+    std::uint64_t object =
+        space == 3 ? kLocalVariableObject + localVariables++ : kConstantVariableObject + constantVariables++;
     SymPointer p;
     p.space = static_cast<MemorySpace>(space);
     p.object = tf.constant(64, object);
@@ -147,7 +149,8 @@ void setUpSharedValues(EncodingState &s) {
       p.offset = tf.constant(64, origin);
       if (fact && fact->originOpen) {
         p.offset = tf.fresh(tf.bv(64), "origin_" + argumentName(arg, s.launch));
-        p.how = Exactness{"where " + argumentName(arg, s.launch) + " lies in the memory it shares with another argument"};
+        p.how = Exactness{"where " + argumentName(arg, s.launch) +
+                          " lies in the memory it shares with another argument"};
       }
       s.sharedPointers[&arg] = p;
       if (!s.objectNames.count(object))
@@ -155,27 +158,30 @@ void setUpSharedValues(EncodingState &s) {
       continue;
     }
     // Scalars the specialiser could not fold: open, but the same for both work-items.
-    cvc5::Sort sort = arg.getType()->isIntegerTy(1)
-                          ? s.solver.getBooleanSort()
-                          : tf.bv(static_cast<unsigned>(s.layout.getTypeSizeInBits(arg.getType()).getFixedValue()));
+    cvc5::Sort sort =
+        arg.getType()->isIntegerTy(1)
+            ? s.solver.getBooleanSort()
+            : tf.bv(static_cast<unsigned>(s.layout.getTypeSizeInBits(arg.getType()).getFixedValue()));
     // A captured value the specialiser did not fold (a vector, a value wider than 64 bits) is read here;
     // anything else is open, and marked so.
     if (fact && fact->bytes && !sort.isBoolean() &&
         (!arg.getType()->isVectorTy() || s.launch.endianness == format::Endianness::Little))
       if (auto bits = model::capturedScalarBits(*fact->bytes, sort.getBitVectorSize(), s.launch.endianness)) {
-        s.sharedValues[&arg] = SymValue{s.solver.mkBitVector(sort.getBitVectorSize(), llvm::toString(*bits, 16, false), 16), {}};
+        s.sharedValues[&arg] =
+            SymValue{s.solver.mkBitVector(sort.getBitVectorSize(), llvm::toString(*bits, 16, false), 16), {}};
         continue;
       }
     cvc5::Term open = tf.fresh(sort, "arg_" + argumentName(arg, s.launch));
     if (fact && fact->bytes) {
       // A captured value that does not fit: the capture is wrong about something, so no value of it is
       // known to be the launch's.
-      std::string why = "the argument " + argumentName(arg, s.launch) + ", whose captured value does not fit its type";
+      std::string why =
+          "the argument " + argumentName(arg, s.launch) + ", whose captured value does not fit its type";
       s.sharedValues[&arg] = SymValue{open, Exactness{why}};
       continue;
     }
-    // docs/contract.md §5: a value the capture does not give is unconstrained — the kernel may be launched with any of
-    // them, so each is a real launch (exact, like the ids), and a witness names the one it chose.
+    // docs/contract.md §5: a value the capture does not give is unconstrained — the kernel may be launched
+    // with any of them, so each is a real launch (exact, like the ids), and a witness names the one it chose.
     s.sharedValues[&arg] = SymValue{open, {}};
     if (!arg.use_empty())
       s.openArguments.push_back(OpenArgument{argumentName(arg, s.launch), argumentType(s.kernel, no), open});

@@ -73,7 +73,8 @@ std::optional<std::set<const llvm::Value *>> rootsOf(const llvm::Value *v, int d
   return all;
 }
 
-std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> writtenPointers(llvm::Function &kernel) {
+std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>>
+writtenPointers(llvm::Function &kernel) {
   std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> out;
   for (llvm::Instruction &inst : llvm::instructions(kernel)) {
     if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
@@ -87,7 +88,8 @@ std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> writtenPo
       if (!callee)
         continue;
       if (auto *intr = llvm::dyn_cast<llvm::IntrinsicInst>(call)) {
-        if (intr->getIntrinsicID() == llvm::Intrinsic::memcpy || intr->getIntrinsicID() == llvm::Intrinsic::memmove ||
+        if (intr->getIntrinsicID() == llvm::Intrinsic::memcpy ||
+            intr->getIntrinsicID() == llvm::Intrinsic::memmove ||
             intr->getIntrinsicID() == llvm::Intrinsic::memset)
           out.emplace_back(&inst, call->getArgOperand(0));
         continue;

@@ -25,6 +25,7 @@ std::optional<std::set<const llvm::Value *>> rootsOf(const llvm::Value *v, int d
 
 /// The pointer operand of every instruction that may write global memory (stores, atomics, vstore, memcpy
 /// and memset destinations), with the instruction.
-std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>> writtenPointers(llvm::Function &kernel);
+std::vector<std::pair<const llvm::Instruction *, const llvm::Value *>>
+writtenPointers(llvm::Function &kernel);
 
 } // namespace clcapture::encode::detail

@@ -6,14 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "clcapture/encode/KernelEncoding.h"
-
 #include "KernelEncodingImpl.h"
 #include "LaunchFacts.h"
 #include "SiteChoice.h"
 #include "SitePruning.h"
 #include "SolverQuery.h"
 #include "Witnesses.h"
+#include "clcapture/encode/KernelEncoding.h"
 
 #include <optional>
 #include <string>
@@ -37,7 +36,8 @@ std::vector<unsigned> presentSites(const EncodingState &s, unsigned t, const std
 /// Whether a pair of `a` and `b` may meet in `scope`, after dropping (same group) the sites of barrier
 /// intervals the other work-item never has; false when none can, and the query is unsatisfiable unasked.
 /// `local`: the sites access local memory.
-bool pairsInScope(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, Scope scope, bool local) {
+bool pairsInScope(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, Scope scope,
+                  bool local) {
   TermFactory &tf = s.tf;
   if (scope == Scope::SameGroup && oneWorkItemPerGroup(s.launch))
     return false; // no two work-items share a group
@@ -58,7 +58,8 @@ bool pairsInScope(EncodingState &s, std::vector<unsigned> &a, std::vector<unsign
 }
 
 /// Comparing values needs every writer's value, all of one width; otherwise nothing is proven benign.
-bool valuesComparable(const EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+bool valuesComparable(const EncodingState &s, const std::vector<unsigned> &a,
+                      const std::vector<unsigned> &b) {
   std::optional<unsigned> width;
   for (unsigned t = 0; t < 2; ++t)
     for (unsigned id : t == 0 ? a : b) {
@@ -82,8 +83,8 @@ bool anyCollective(const EncodingState &s, const std::vector<unsigned> &a, const
 }
 
 /// Both work-items reach their chosen sites, and the two accesses overlap in one memory object.
-cvc5::Term overlapping(EncodingState &s, const SiteChoice &ca, const SiteChoice &cb, const std::vector<unsigned> &a,
-                       const std::vector<unsigned> &b) {
+cvc5::Term overlapping(EncodingState &s, const SiteChoice &ca, const SiteChoice &cb,
+                       const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
   TermFactory &tf = s.tf;
   cvc5::Term q = tf.land(ca.constraint, cb.constraint);
   q = tf.land(q, tf.land(ca.reach, cb.reach));
@@ -91,7 +92,8 @@ cvc5::Term overlapping(EncodingState &s, const SiteChoice &ca, const SiteChoice 
   if (alignedUnit(s, a, b))
     q = tf.land(q, tf.eq(ca.offset, cb.offset)); // aligned units of one size overlap only when they coincide
   else
-    q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)), tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
+    q = tf.land(q, tf.land(tf.ult(ca.offset, tf.add(cb.offset, cb.size)),
+                           tf.ult(cb.offset, tf.add(ca.offset, ca.size))));
   return q;
 }
 
@@ -102,7 +104,8 @@ cvc5::Term overlapping(EncodingState &s, const SiteChoice &ca, const SiteChoice 
 cvc5::Term orderedInGroup(TermFactory &tf, const SiteChoice &ca, const SiteChoice &cb) {
   cvc5::Term zero = tf.constant(64, 0);
   auto completeBefore = [&](const SiteChoice &copy, const SiteChoice &other) {
-    return tf.land(copy.collective, tf.lnot(tf.eq(tf.op(cvc5::Kind::BITVECTOR_AND, {copy.tagBit, other.done}), zero)));
+    return tf.land(copy.collective,
+                   tf.lnot(tf.eq(tf.op(cvc5::Kind::BITVECTOR_AND, {copy.tagBit, other.done}), zero)));
   };
   auto startsAfter = [&](const SiteChoice &copy, const SiteChoice &other) {
     return tf.land(tf.land(copy.collective, tf.lnot(other.collective)), tf.ult(other.epoch, copy.epoch));
@@ -126,8 +129,7 @@ cvc5::Term inScope(EncodingState &s, cvc5::Term q, const SiteChoice &ca, const S
       q = tf.land(q, tf.eq(ca.epoch, cb.epoch)); // a barrier of the memory's fence orders plain accesses
     else
       q = tf.land(q, tf.lnot(orderedInGroup(tf, ca, cb)));
-  }
-  else if (scope == Scope::DifferentGroups)
+  } else if (scope == Scope::DifferentGroups)
     q = tf.land(q, tf.lnot(s.sameGroup));
   return q;
 }
@@ -143,10 +145,13 @@ cvc5::Term differentBytes(EncodingState &s, const SiteChoice &ca, const SiteChoi
   cvc5::Term differ = tf.lnot(tf.eq(ca.value, cb.value));
   cvc5::Term sameOffset = tf.eq(ca.offset, cb.offset);
   if (s.launch.endianness == format::Endianness::Little) {
-    auto shifted = [&](const cvc5::Term &low, const cvc5::Term &high, const cvc5::Term &from, const cvc5::Term &to) {
-      cvc5::Term bits = tf.resize(tf.mul(tf.op(cvc5::Kind::BITVECTOR_SUB, {to, from}), tf.constant(64, 8)), width, false);
+    auto shifted = [&](const cvc5::Term &low, const cvc5::Term &high, const cvc5::Term &from,
+                       const cvc5::Term &to) {
+      cvc5::Term bits =
+          tf.resize(tf.mul(tf.op(cvc5::Kind::BITVECTOR_SUB, {to, from}), tf.constant(64, 8)), width, false);
       cvc5::Term lowPart = tf.op(cvc5::Kind::BITVECTOR_LSHR, {low, bits});
-      cvc5::Term highPart = tf.op(cvc5::Kind::BITVECTOR_LSHR, {tf.op(cvc5::Kind::BITVECTOR_SHL, {high, bits}), bits});
+      cvc5::Term highPart =
+          tf.op(cvc5::Kind::BITVECTOR_LSHR, {tf.op(cvc5::Kind::BITVECTOR_SHL, {high, bits}), bits});
       return tf.lnot(tf.eq(lowPart, highPart));
     };
     cvc5::Term aFirst = tf.ult(ca.offset, cb.offset);
@@ -169,7 +174,9 @@ std::string raceLabel(const std::vector<unsigned> &a, const std::vector<unsigned
   for (unsigned id : b)
     label += " " + std::to_string(id);
   label += std::string(" (B), ") +
-           (scope == Scope::SameGroup ? "same group" : scope == Scope::DifferentGroups ? "different groups" : "any two work-items") +
+           (scope == Scope::SameGroup         ? "same group"
+            : scope == Scope::DifferentGroups ? "different groups"
+                                              : "any two work-items") +
            (differentValues ? ", different values" : "");
   return label;
 }
@@ -177,7 +184,8 @@ std::string raceLabel(const std::vector<unsigned> &a, const std::vector<unsigned
 /// Asks `q`: a witness through exact sites first; only when there is none, one through an abstraction.
 /// `asked` is the query whose model stands.
 void askExactFirst(EncodingState &s, const cvc5::Term &q, const SiteChoice &ca, const SiteChoice &cb,
-                   const std::string &label, std::optional<long long> budgetMs, QueryOutcome &out, cvc5::Term &asked) {
+                   const std::string &label, std::optional<long long> budgetMs, QueryOutcome &out,
+                   cvc5::Term &asked) {
   TermFactory &tf = s.tf;
   bool mixed = !(ca.allExact && cb.allExact) && !ca.noneExact && !cb.noneExact;
   asked = q;
@@ -232,7 +240,8 @@ void describeRace(EncodingState &s, const SiteChoice &ca, const SiteChoice &cb, 
 
 } // namespace
 
-bool KernelEncoding::groupingIrrelevant(const std::vector<unsigned> &a, const std::vector<unsigned> &b) const {
+bool KernelEncoding::groupingIrrelevant(const std::vector<unsigned> &a,
+                                        const std::vector<unsigned> &b) const {
   const EncodingState &s = m_impl->state;
   for (unsigned t = 0; t < 2; ++t)
     for (unsigned id : t == 0 ? a : b) {
@@ -247,8 +256,9 @@ bool KernelEncoding::groupingIrrelevant(const std::vector<unsigned> &a, const st
   return true;
 }
 
-QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites, const std::vector<unsigned> &bSites,
-                                       Scope scope, bool differentValues, std::optional<long long> budgetMs) {
+QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites,
+                                       const std::vector<unsigned> &bSites, Scope scope, bool differentValues,
+                                       std::optional<long long> budgetMs) {
   EncodingState &s = m_impl->state;
   TermFactory &tf = s.tf;
   QueryOutcome out;

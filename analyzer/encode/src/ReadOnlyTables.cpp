@@ -6,20 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LaunchSetUp.h"
-
 #include "ArgumentNames.h"
+#include "LaunchSetUp.h"
 #include "PointerRoots.h"
 #include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/model/Builtins.h"
 
+#include <algorithm>
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
-
-#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -30,7 +28,8 @@ namespace clcapture::encode::detail {
 namespace {
 
 /// An array term (offset → byte) holding `bytes` at `origin` and onwards, over `base`.
-cvc5::Term storeBytes(TermFactory &tf, cvc5::Term base, std::uint64_t origin, const std::vector<unsigned char> &bytes) {
+cvc5::Term storeBytes(TermFactory &tf, cvc5::Term base, std::uint64_t origin,
+                      const std::vector<unsigned char> &bytes) {
   for (std::size_t i = 0; i < bytes.size(); ++i)
     base = tf.op(cvc5::Kind::STORE, {base, tf.constant(64, origin + i), tf.constant(8, bytes[i])});
   return base;
@@ -67,7 +66,8 @@ bool findWrittenObjects(EncodingState &s) {
       break;
     }
     for (const llvm::Value *root : *roots)
-      if (auto it = s.sharedPointers.find(root); it != s.sharedPointers.end() && it->second.object.isBitVectorValue())
+      if (auto it = s.sharedPointers.find(root);
+          it != s.sharedPointers.end() && it->second.object.isBitVectorValue())
         writersOf[std::stoull(it->second.object.getBitVectorValue(10))].push_back(inst);
   }
   if (unknownWriter) {
@@ -77,7 +77,8 @@ bool findWrittenObjects(EncodingState &s) {
   for (const auto &[object, writers] : writersOf) {
     s.writtenObjects.insert(object);
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(writers.front());
-        call && call->getCalledFunction() && std::all_of(writers.begin(), writers.end(), [&](auto *w) { return w == call; }) &&
+        call && call->getCalledFunction() &&
+        std::all_of(writers.begin(), writers.end(), [&](auto *w) { return w == call; }) &&
         counterStep(*call, model::classifyBuiltin(*call->getCalledFunction())) && contentsOpen(s, object))
       s.openCounterCalls.insert(call);
   }
@@ -100,7 +101,8 @@ void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
     llvm::Type *byteType = llvm::Type::getInt8Ty(g.getContext());
     bool known = true;
     for (std::uint64_t i = 0; i < size && known; ++i) {
-      llvm::Constant *c = llvm::ConstantFoldLoadFromConst(g.getInitializer(), byteType, llvm::APInt(64, i), s.layout);
+      llvm::Constant *c =
+          llvm::ConstantFoldLoadFromConst(g.getInitializer(), byteType, llvm::APInt(64, i), s.layout);
       auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(c);
       known = ci != nullptr;
       if (known)
@@ -109,7 +111,8 @@ void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
     if (!known)
       continue; // an initialiser the folder cannot read bytewise (an address): its values stay open
     std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
-    s.capturedTables[object] = storeBytes(tf, tf.fresh(array, "constant_" + std::to_string(object)), 0, bytes);
+    s.capturedTables[object] =
+        storeBytes(tf, tf.fresh(array, "constant_" + std::to_string(object)), 0, bytes);
     s.capturedRanges[object].push_back({0, bytes.size()});
     s.capturedBytes[object] = {0, std::move(bytes)};
   }
@@ -117,7 +120,8 @@ void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
 
 /// A struct passed by value: the kernel reads its fields from private memory, and the capture has its bytes
 /// (docs/contract.md §3: the scalar value is the struct's bytes in the device's order).
-void tableByValue(EncodingState &s, llvm::Argument &arg, const model::ArgumentFact &fact, const cvc5::Sort &array) {
+void tableByValue(EncodingState &s, llvm::Argument &arg, const model::ArgumentFact &fact,
+                  const cvc5::Sort &array) {
   TermFactory &tf = s.tf;
   unsigned no = arg.getArgNo();
   const std::vector<std::uint8_t> &bytes = *fact.bytes; // in memory order (ScalarCodec)
@@ -128,8 +132,8 @@ void tableByValue(EncodingState &s, llvm::Argument &arg, const model::ArgumentFa
 }
 
 /// A struct passed by value without captured bytes (not captured, or opened by --open=scalars): any value
-/// is a real launch (docs/contract.md §5), the same for every work-item. One open array that both read, so a witness
-/// names the fields it needs ("shape[1] = 8"); the kernel's own stores to its copy make the object
+/// is a real launch (docs/contract.md §5), the same for every work-item. One open array that both read, so a
+/// witness names the fields it needs ("shape[1] = 8"); the kernel's own stores to its copy make the object
 /// written, and then its reads are open values as for any private variable.
 void openByValue(EncodingState &s, llvm::Argument &arg, const cvc5::Sort &array) {
   TermFactory &tf = s.tf;
@@ -166,7 +170,8 @@ void tableBuffer(EncodingState &s, const model::ArgumentFact &fact, const cvc5::
     return;
   std::vector<unsigned char> bytes(blob->begin(), blob->end());
   // Bytes outside the capture are open: the table starts from an unknown array, not from zeros.
-  cvc5::Term table = more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
+  cvc5::Term table =
+      more ? s.capturedTables[fact.root] : tf.fresh(array, "captured_" + std::to_string(fact.root));
   s.capturedTables[fact.root] = storeBytes(tf, table, fact.origin, bytes);
   s.capturedRanges[fact.root].push_back({fact.origin, bytes.size()});
   if (more)
@@ -206,7 +211,8 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
     EncodingState::OpenContents open;
     open.array = tf.fresh(array, "contents_" + argumentName(arg, s.launch));
     if (!contentsOpen(s, object))
-      open.how = Exactness{"the contents of " + argumentName(arg, s.launch) + " (captured, too large to read exactly)"};
+      open.how = Exactness{"the contents of " + argumentName(arg, s.launch) +
+                           " (captured, too large to read exactly)"};
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
     bool sized = true;
     for (const model::ArgumentFact &fact : s.launch.arguments)

@@ -6,7 +6,9 @@
 
 namespace clcapture::encode::detail {
 
-const cvc5::Term &epochOf(const AccessRecord &r, bool local) { return local ? r.localEpoch : r.globalEpoch; }
+const cvc5::Term &epochOf(const AccessRecord &r, bool local) {
+  return local ? r.localEpoch : r.globalEpoch;
+}
 
 SiteChoice chooseSite(EncodingState &s, unsigned t, const std::vector<unsigned> &sites, bool local,
                       bool withValue, bool ordering, unsigned query) {

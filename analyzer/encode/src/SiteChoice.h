@@ -14,10 +14,10 @@ namespace clcapture::encode::detail {
 
 /// One work-item's choice among several access sites: fresh terms equal to the chosen site's.
 struct SiteChoice {
-  std::vector<unsigned> sites;    ///< candidates, present for this work-item
-  std::vector<Exactness> how;     ///< per candidate: how exact its reach, pointer, size (and value) are
-  cvc5::Term selector;            ///< which candidate (absent with one candidate)
-  cvc5::Term constraint;          ///< selector in range ∧ (selector = i ⇒ the fresh terms are site i's)
+  std::vector<unsigned> sites; ///< candidates, present for this work-item
+  std::vector<Exactness> how;  ///< per candidate: how exact its reach, pointer, size (and value) are
+  cvc5::Term selector;         ///< which candidate (absent with one candidate)
+  cvc5::Term constraint;       ///< selector in range ∧ (selector = i ⇒ the fresh terms are site i's)
   cvc5::Term reach, object, offset, size, epoch, value;
   cvc5::Term done;       ///< the async copies complete before the access (one bit per copy site)
   cvc5::Term tagBit;     ///< the chosen site's own copy bit (0 unless it is an async copy)

@@ -87,7 +87,8 @@ void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::ve
     keep(1, b, oa);
 }
 
-void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, bool local) {
+void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
+                               bool local) {
   auto constantIntervals = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {
     for (unsigned id : sites) {
       const cvc5::Term &e = epochOf(s.records[t][id], local);
@@ -107,15 +108,17 @@ void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::
   if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb))
     return;
   auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
-    sites.erase(std::remove_if(sites.begin(), sites.end(),
-                               [&](unsigned id) { return !other.count(constantOf(epochOf(s.records[t][id], local))); }),
+    sites.erase(std::remove_if(
+                    sites.begin(), sites.end(),
+                    [&](unsigned id) { return !other.count(constantOf(epochOf(s.records[t][id], local))); }),
                 sites.end());
   };
   keep(0, a, eb);
   keep(1, b, ea);
 }
 
-std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a,
+                                         const std::vector<unsigned> &b) {
   std::optional<std::uint64_t> unit;
   for (unsigned t = 0; t < 2; ++t)
     for (unsigned id : t == 0 ? a : b) {

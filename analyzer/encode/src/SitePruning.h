@@ -23,12 +23,14 @@ void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::ve
 
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
 /// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.
-void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b, bool local);
+void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
+                               bool local);
 
 /// The common size of every access of both sets when it is a power of two 2^k and every offset is a
 /// multiple of it by its structure: then two accesses overlap exactly when their offsets are equal, a
 /// condition the solver settles faster than the two comparisons of byte ranges (OpenCV's
 /// ifft_multi_radix_rows, ten strided stores against themselves: 39 s → 22 s). nullopt otherwise.
-std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b);
+std::optional<std::uint64_t> alignedUnit(EncodingState &s, const std::vector<unsigned> &a,
+                                         const std::vector<unsigned> &b);
 
 } // namespace clcapture::encode::detail

@@ -9,14 +9,13 @@
 
 #include "clcapture/encode/Sites.h"
 
-#include <cvc5/cvc5.h>
-
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
+#include <cvc5/cvc5.h>
 #include <map>
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
 namespace clcapture::encode {
 
@@ -59,7 +58,9 @@ public:
     return m_solver.mkConst(sort, unique);
   }
   cvc5::Term boolean(bool v) { return m_solver.mkBoolean(v); }
-  cvc5::Term op(cvc5::Kind kind, const std::vector<cvc5::Term> &children) { return m_solver.mkTerm(kind, children); }
+  cvc5::Term op(cvc5::Kind kind, const std::vector<cvc5::Term> &children) {
+    return m_solver.mkTerm(kind, children);
+  }
   cvc5::Term ite(const cvc5::Term &c, const cvc5::Term &t, const cvc5::Term &e) {
     if (c.isBooleanValue())
       return c.getBooleanValue() ? t : e;
@@ -86,7 +87,9 @@ public:
       return boolean(!a.getBooleanValue());
     return m_solver.mkTerm(cvc5::Kind::NOT, {a});
   }
-  cvc5::Term eq(const cvc5::Term &a, const cvc5::Term &b) { return m_solver.mkTerm(cvc5::Kind::EQUAL, {a, b}); }
+  cvc5::Term eq(const cvc5::Term &a, const cvc5::Term &b) {
+    return m_solver.mkTerm(cvc5::Kind::EQUAL, {a, b});
+  }
   cvc5::Term ult(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_ULT, {a, b}); }
   cvc5::Term ule(const cvc5::Term &a, const cvc5::Term &b) { return op(cvc5::Kind::BITVECTOR_ULE, {a, b}); }
   cvc5::Term add(const cvc5::Term &a, const cvc5::Term &b) {
@@ -116,7 +119,8 @@ public:
     if (isSigned && signBitZero(t))
       isSigned = false;
     return m_solver.mkTerm(
-        m_solver.mkOp(isSigned ? cvc5::Kind::BITVECTOR_SIGN_EXTEND : cvc5::Kind::BITVECTOR_ZERO_EXTEND, {to - from}),
+        m_solver.mkOp(isSigned ? cvc5::Kind::BITVECTOR_SIGN_EXTEND : cvc5::Kind::BITVECTOR_ZERO_EXTEND,
+                      {to - from}),
         {t});
   }
   cvc5::Term extract(const cvc5::Term &t, unsigned hi, unsigned lo) {
@@ -214,7 +218,9 @@ private:
 namespace detail {
 
 /// The value of a bit-vector constant of at most 64 bits.
-inline std::uint64_t constantOf(const cvc5::Term &t) { return std::stoull(t.getBitVectorValue(10)); }
+inline std::uint64_t constantOf(const cvc5::Term &t) {
+  return std::stoull(t.getBitVectorValue(10));
+}
 
 } // namespace detail
 

@@ -9,7 +9,6 @@
 #pragma once
 
 #include "EncodingState.h"
-
 #include "clcapture/format/Expected.h"
 
 namespace clcapture::encode {

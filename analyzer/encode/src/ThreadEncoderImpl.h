@@ -38,7 +38,8 @@ class ThreadEncoder : public llvm::InstVisitor<ThreadEncoder, format::Status> {
 public:
   ThreadEncoder(EncodingState &state, unsigned thread)
       : m_s(state), m_tf(state.tf), m_thread(thread), m_dom(state.kernel), m_loops(m_dom), m_tli(m_tlii),
-        m_ac(state.kernel), m_scev(state.kernel, m_tli, m_ac, m_dom, m_loops), m_epochBits(epochBitsFor(m_loops)) {}
+        m_ac(state.kernel), m_scev(state.kernel, m_tli, m_ac, m_dom, m_loops),
+        m_epochBits(epochBitsFor(m_loops)) {}
 
   /// Barrier intervals are 16-bit numbers, or 64-bit when a loop holds a barrier (k iterations' worth of
   /// intervals must not wrap, m_barrierLoops); narrower terms are cheaper for the solver (a 64-bit width
@@ -118,7 +119,8 @@ private:
   SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);
   /// The pointer stored last (on this work-item's path) at `at` in private memory, read as a pointer into
   /// `space`: private pointer variables, arrays of pointers or of events (see m_privatePointerStores).
-  std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at, MemorySpace space);
+  std::optional<SymPointer> privatePointerAt(llvm::Instruction &inst, const SymPointer &at,
+                                             MemorySpace space);
   /// A store of `bytes` bytes to private memory; `stored` is the pointer it writes, or null for anything
   /// else (which makes a pointer read back from those bytes unknown); `value` the value it writes, if known.
   void notePrivateStore(llvm::Instruction &inst, const SymPointer &at, cvc5::Term bytes,

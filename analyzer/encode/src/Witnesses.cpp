@@ -4,12 +4,11 @@
 
 #include "SolverQuery.h"
 
-#include <llvm/ADT/APInt.h>
-#include <llvm/ADT/StringExtras.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <llvm/ADT/APInt.h>
+#include <llvm/ADT/StringExtras.h>
 #include <map>
 #include <set>
 #include <vector>
@@ -29,7 +28,7 @@ std::string literalOf(const llvm::APInt &bits, const std::string &type) {
     element = element.substr(0, digits + 1);
   }
   static const std::map<std::string, unsigned> kWidth = {
-      {"char", 8},  {"uchar", 8},  {"short", 16}, {"ushort", 16}, {"int", 32},   {"uint", 32},
+      {"char", 8},  {"uchar", 8},  {"short", 16}, {"ushort", 16}, {"int", 32},    {"uint", 32},
       {"long", 64}, {"ulong", 64}, {"half", 16},  {"float", 32},  {"double", 64}, {"bool", 8}};
   auto width = kWidth.find(element);
   unsigned laneBits = width == kWidth.end() ? 0 : width->second;
@@ -125,8 +124,9 @@ OpenValues openValuesFromModel(EncodingState &s) {
       std::uint64_t offset = modelValue(s.solver, r.offset);
       std::string name = r.fields && r.fields->count(offset) ? r.name + "." + r.fields->at(offset)
                          : r.fields                          ? r.name + " byte " + std::to_string(offset)
-                         : offset % r.elementBytes == 0 ? r.name + "[" + std::to_string(offset / r.elementBytes) + "]"
-                                                        : r.name + " byte " + std::to_string(offset);
+                         : offset % r.elementBytes == 0
+                             ? r.name + "[" + std::to_string(offset / r.elementBytes) + "]"
+                             : r.name + " byte " + std::to_string(offset);
       cvc5::Term v = s.solver.getValue(r.value);
       if (!v.isBitVectorValue() || !named.insert(name).second)
         continue;
@@ -139,7 +139,8 @@ OpenValues openValuesFromModel(EncodingState &s) {
 std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s) {
   if (!s.localSizeOpen)
     return std::nullopt;
-  return std::array<std::uint64_t, 3>{modelValue(s.solver, s.localSize[0]), modelValue(s.solver, s.localSize[1]),
+  return std::array<std::uint64_t, 3>{modelValue(s.solver, s.localSize[0]),
+                                      modelValue(s.solver, s.localSize[1]),
                                       modelValue(s.solver, s.localSize[2])};
 }
 
@@ -151,7 +152,8 @@ cvc5::Term withinGuards(EncodingState &s) {
   return all;
 }
 
-bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out) {
+bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label,
+                      QueryOutcome &out) {
   const WitnessGuard *broken = brokenGuard(s);
   if (!broken)
     return true;

@@ -39,7 +39,8 @@ bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::stri
 
 /// A witness reads better with small values of the open arguments (an index 7 rather than 2147483647): when
 /// the model's are not all in [0, 256], ask once more with them there; when that has no witness, ask
-/// `query` again for a model. `query` holds in the current model (the caller's witness query, guards included).
+/// `query` again for a model. `query` holds in the current model (the caller's witness query, guards
+/// included).
 void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::string &label);
 
 } // namespace clcapture::encode::detail

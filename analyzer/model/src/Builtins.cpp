@@ -4,10 +4,9 @@
 
 #include "clcapture/frontend/DeclaredByProgram.h"
 
+#include <cstring>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Function.h>
-
-#include <cstring>
 #include <map>
 
 namespace clcapture::model {
@@ -29,7 +28,9 @@ std::string builtinBaseName(const std::string &mangled) {
 
 namespace {
 
-bool startsWith(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string &s, const char *prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 /// N of vloadN / vstoreN (the digits after the prefix); 0 when there are none.
 unsigned widthAfter(const std::string &name, std::size_t at) {
@@ -73,11 +74,23 @@ unsigned firstPointeeBytes(const std::string &mangled) {
   if (at >= mangled.size())
     return 0;
   switch (mangled[at]) {
-  case 'c': case 'a': case 'h': return 1 * lanes;
-  case 's': case 't': return 2 * lanes;
-  case 'i': case 'j': case 'f': return 4 * lanes;
-  case 'l': case 'm': case 'd': return 8 * lanes;
-  default: return 0;
+  case 'c':
+  case 'a':
+  case 'h':
+    return 1 * lanes;
+  case 's':
+  case 't':
+    return 2 * lanes;
+  case 'i':
+  case 'j':
+  case 'f':
+    return 4 * lanes;
+  case 'l':
+  case 'm':
+  case 'd':
+    return 8 * lanes;
+  default:
+    return 0;
   }
 }
 
@@ -125,7 +138,8 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
     b.kind = BuiltinKind::AtomicStore;
     return b;
   }
-  if (startsWith(n, "atomic_init") || startsWith(n, "atomic_flag") || startsWith(n, "atomic_compare_exchange")) {
+  if (startsWith(n, "atomic_init") || startsWith(n, "atomic_flag") ||
+      startsWith(n, "atomic_compare_exchange")) {
     b.kind = BuiltinKind::Unsupported; // C11 atomics with an "expected" pointer or non-atomic init
     return b;
   }
@@ -172,15 +186,14 @@ Builtin classifyBuiltin(const llvm::Function &callee) {
     b.kind = BuiltinKind::WaitEvents;
     return b;
   }
-  for (const char *collective : {"work_group_all", "work_group_any", "work_group_broadcast", "work_group_reduce_",
-                                 "work_group_scan_"})
+  for (const char *collective :
+       {"work_group_all", "work_group_any", "work_group_broadcast", "work_group_reduce_", "work_group_scan_"})
     if (startsWith(n, collective)) {
       b.kind = BuiltinKind::WorkGroupCollective;
       return b;
     }
-  for (const char *unsupported : {
-                                   "read_pipe", "write_pipe", "reserve_", "commit_", "enqueue_", "work_group_",
-                                   "sub_group_", "get_sub_group", "to_global", "to_local", "to_private"}) {
+  for (const char *unsupported : {"read_pipe", "write_pipe", "reserve_", "commit_", "enqueue_", "work_group_",
+                                  "sub_group_", "get_sub_group", "to_global", "to_local", "to_private"}) {
     if (startsWith(n, unsupported))
       return b; // Unsupported
   }

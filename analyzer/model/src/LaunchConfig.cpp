@@ -46,7 +46,8 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
   if (facts && facts->device.addressBits)
     c.addressBits = facts->device.addressBits;
 
-  std::uint64_t nextRoot = 1u << 20; // roots of buffers without sidecar facts: distinct from memory-object ids
+  std::uint64_t nextRoot =
+      1u << 20; // roots of buffers without sidecar facts: distinct from memory-object ids
   if (inst.kernelArguments)
     for (std::size_t i = 0; i < inst.kernelArguments->size(); ++i) {
       const fmt::KernelArgument &arg = (*inst.kernelArguments)[i];
@@ -63,7 +64,8 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
         }
       } else if (const auto *arr = std::get_if<fmt::ArrayArgument>(&arg)) {
         a.space = arr->addressSpace.value_or(fmt::AddressSpace::Global);
-        a.kind = *a.space == fmt::AddressSpace::Local ? ArgumentFact::Kind::Local : ArgumentFact::Kind::Buffer;
+        a.kind =
+            *a.space == fmt::AddressSpace::Local ? ArgumentFact::Kind::Local : ArgumentFact::Kind::Buffer;
         a.size = arr->size;
         if (arr->data)
           a.data = captureDir / *arr->data;

@@ -6,30 +6,28 @@
 #include "clcapture/frontend/KeepReads.h"
 #include "clcapture/model/Builtins.h"
 
+#include <array>
+#include <cstring>
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
+#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
-#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
 #include <llvm/Transforms/Scalar/SCCP.h>
 #include <llvm/Transforms/Utils/LCSSA.h>
-#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
-
-
-#include <array>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <map>
-#include <cstring>
 
 namespace clcapture::model {
 
@@ -37,8 +35,8 @@ std::optional<llvm::APInt> capturedScalarBits(const std::vector<std::uint8_t> &b
                                               format::Endianness order) {
   if (bits == 0 || bytes.empty())
     return std::nullopt;
-  // docs/contract.md §3: the value is one integer, the bytes in the device's order; shorter than the parameter means
-  // leading zeros, longer must be zeros beyond the parameter.
+  // docs/contract.md §3: the value is one integer, the bytes in the device's order; shorter than the
+  // parameter means leading zeros, longer must be zeros beyond the parameter.
   llvm::APInt value(static_cast<unsigned>(bytes.size() * 8), 0);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     std::size_t significance = order == format::Endianness::Little ? i : bytes.size() - 1 - i;
@@ -73,7 +71,8 @@ namespace {
 
 /// The bytes of a captured scalar as a constant of `type` (integers and floating point), through
 /// capturedScalarBits: a value shorter than its parameter ("0x1" for an int) is zero-extended.
-llvm::Constant *constantOf(llvm::Type *type, const std::vector<std::uint8_t> &bytes, format::Endianness order) {
+llvm::Constant *constantOf(llvm::Type *type, const std::vector<std::uint8_t> &bytes,
+                           format::Endianness order) {
   auto bits = static_cast<unsigned>(type->getPrimitiveSizeInBits().getFixedValue());
   if (bits == 0 || !(type->isIntegerTy() || type->isFloatingPointTy()))
     return nullptr;
@@ -150,7 +149,8 @@ unsigned foldQueries(llvm::Function &kernel, const LaunchConfig &launch) {
 
 /// The values a work-item query that stays a call can return in this launch, [lo, hi); nullopt when the
 /// capture says nothing that bounds it.
-std::optional<std::pair<std::uint64_t, std::uint64_t>> queryRange(BuiltinKind kind, unsigned d, const LaunchConfig &c) {
+std::optional<std::pair<std::uint64_t, std::uint64_t>> queryRange(BuiltinKind kind, unsigned d,
+                                                                  const LaunchConfig &c) {
   if (d >= c.workDim)
     return std::nullopt; // folded to constants already
   std::uint64_t global = c.globalSize[d];
@@ -224,7 +224,8 @@ unsigned foldArguments(llvm::Function &kernel, const LaunchConfig &launch) {
 /// fence flags and on every path through an iteration (its block dominates the latch), no other
 /// work-group function is in the loop, and the loop has one exiting block. (Its trip count is a
 /// constant here.) Anything else is unrolled as before, since the encoder would refuse it.
-bool sharedIterationFits(const llvm::Loop &loop, const llvm::LoopInfo &loops, const llvm::DominatorTree &dominators) {
+bool sharedIterationFits(const llvm::Loop &loop, const llvm::LoopInfo &loops,
+                         const llvm::DominatorTree &dominators) {
   const llvm::BasicBlock *latch = loop.getLoopLatch();
   const llvm::BasicBlock *exiting = loop.getExitingBlock();
   if (!latch || !exiting || loops.getLoopFor(exiting) != &loop)
@@ -275,7 +276,8 @@ unsigned markSmallLoops(llvm::Function &kernel, llvm::LoopInfo &loops, llvm::Sca
     bool exactTrip = trip != 0;
     if (trip == 0)
       trip = scev.getSmallConstantMaxTripCount(loop);
-    if (trip == 0 || trip > options.maxUnrollTripCount || llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
+    if (trip == 0 || trip > options.maxUnrollTripCount ||
+        llvm::findOptionMDForLoop(loop, "llvm.loop.unroll.full"))
       continue;
     std::uint64_t growth = size * (trip - 1);
     if (total + growth > options.maxUnrolledInstructions)
@@ -283,7 +285,8 @@ unsigned markSmallLoops(llvm::Function &kernel, llvm::LoopInfo &loops, llvm::Sca
     // A large barrier loop stays a loop when the shared-iteration encoding can take it: each query then
     // holds one iteration's accesses, where the unrolled form holds every iteration's (OpenCV's
     // integral_sum_rows: 61 iterations of 600 instructions, past any time limit unrolled, 4 s as a loop).
-    if (exactTrip && growth > options.maxUnrolledBarrierLoopGrowth && sharedIterationFits(*loop, loops, dominators))
+    if (exactTrip && growth > options.maxUnrolledBarrierLoopGrowth &&
+        sharedIterationFits(*loop, loops, dominators))
       continue;
     total += growth;
     sizeAfter[loop] = size * trip;
@@ -351,12 +354,13 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     fpm.addPass(llvm::createFunctionToLoopPassAdaptor(
         llvm::LoopFullUnrollPass(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
     // Loops with only a maximum trip count: LoopUnrollPass unrolls those to the bound when asked to.
-    fpm.addPass(llvm::LoopUnrollPass(llvm::LoopUnrollOptions(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)
-                                         .setPartial(false)
-                                         .setRuntime(false)
-                                         .setPeeling(false)
-                                         .setUpperBound(true)
-                                         .setFullUnrollMaxCount(options.maxUnrollTripCount)));
+    fpm.addPass(llvm::LoopUnrollPass(
+        llvm::LoopUnrollOptions(/*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)
+            .setPartial(false)
+            .setRuntime(false)
+            .setPeeling(false)
+            .setUpperBound(true)
+            .setFullUnrollMaxCount(options.maxUnrollTripCount)));
     fpm.run(kernel, fam);
     fam.invalidate(kernel, llvm::PreservedAnalyses::none());
     report.loopsUnrolled += marked;

@@ -9,10 +9,9 @@
 #include "clcapture/model/LaunchConfig.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include <fstream>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/raw_ostream.h>
-
-#include <fstream>
 #include <sstream>
 
 namespace clcapture::pipeline {
@@ -66,7 +65,8 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
 
   auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
   if (!encoding)
-    return fail(report::Verdict::Unknown, report::ErrorKind::None, "not covered by the analysis: " + encoding.error());
+    return fail(report::Verdict::Unknown, report::ErrorKind::None,
+                "not covered by the analysis: " + encoding.error());
 
   check::CheckContext context;
   context.kernelFile = inst.kernelFile;
@@ -93,7 +93,8 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
     r.verdict = report::Verdict::Unknown;
     r.reason = summarise(outcome.benignIfAny) + " (benign if it does, but --strict counts benign races)";
   } else if (!outcome.benignIfAny.empty()) {
-    // docs/contract.md §4: a same-value race does not make `defects`; it is named, though it has no witness to list.
+    // docs/contract.md §4: a same-value race does not make `defects`; it is named, though it has no witness
+    // to list.
     r.verdict = report::Verdict::Verified;
     r.reason = summarise(outcome.benignIfAny) + "; every writer there stores the same value, so it is benign "
                                                 "if it does (--strict makes this unknown)";
@@ -143,6 +144,8 @@ std::string KernelAnalyzer::identity() const {
   return identity;
 }
 
-std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() { return std::make_unique<KernelAnalyzer>(); }
+std::unique_ptr<InstantiationAnalyzer> makeDefaultAnalyzer() {
+  return std::make_unique<KernelAnalyzer>();
+}
 
 } // namespace clcapture::pipeline

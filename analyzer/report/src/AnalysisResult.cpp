@@ -2,10 +2,9 @@
 
 #include "clcapture/report/AnalysisResult.h"
 
-#include <map>
-
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <tuple>
 
 namespace clcapture::report {
@@ -79,7 +78,8 @@ const char *toString(ErrorKind e) {
 }
 
 bool countsAsDefect(const Finding &f, bool strict) {
-  // docs/contract.md §4: same-value write-write races are listed but do not turn `verified` into `defects`, unless
+  // docs/contract.md §4: same-value write-write races are listed but do not turn `verified` into `defects`,
+  // unless
   // --strict.
   if (f.kind == FindingKind::DataRace && f.benign)
     return strict;
@@ -98,8 +98,8 @@ std::string witnessValuesText(const Finding &f) {
   for (const WitnessValue &v : f.values)
     parts.push_back(v.name + " = " + v.value);
   if (f.localSize)
-    parts.push_back("local size (" + std::to_string((*f.localSize)[0]) + ", " + std::to_string((*f.localSize)[1]) +
-                    ", " + std::to_string((*f.localSize)[2]) + ")");
+    parts.push_back("local size (" + std::to_string((*f.localSize)[0]) + ", " +
+                    std::to_string((*f.localSize)[1]) + ", " + std::to_string((*f.localSize)[2]) + ")");
   std::string s;
   for (std::size_t i = 0; i < parts.size(); ++i)
     s += (i == 0 ? " with " : i + 1 == parts.size() ? " and " : ", ") + parts[i];
@@ -135,8 +135,9 @@ bool findingLess(const Finding &a, const Finding &b) {
     return accessKey(a.accesses[0]) < accessKey(b.accesses[0]);
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
-  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.values, a.localSize, a.message) <
-         std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.values, b.localSize, b.message);
+  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.values, a.localSize,
+                  a.message) < std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.values,
+                                        b.localSize, b.message);
 }
 
 } // namespace
@@ -152,8 +153,8 @@ void finalizeResult(InstantiationResult &result, bool strict) {
   }
   std::stable_sort(result.findings.begin(), result.findings.end(), findingLess);
 
-  // A compile or other error is an `error` whatever the analysis said; a timeout is `unknown` (docs/contract.md §4:
-  // "solver timeout") unless a witness already makes it `defects`.
+  // A compile or other error is an `error` whatever the analysis said; a timeout is `unknown`
+  // (docs/contract.md §4: "solver timeout") unless a witness already makes it `defects`.
   if (result.errorKind == ErrorKind::Compile || result.errorKind == ErrorKind::Other)
     result.verdict = Verdict::Error;
   if (result.verdict == Verdict::Error && result.errorKind == ErrorKind::Timeout)

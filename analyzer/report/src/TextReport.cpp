@@ -63,7 +63,8 @@ std::string textSummaryLine(const std::vector<InstantiationResult> &results) {
          (s.total() == 1 ? " instantiation: " : " instantiations: ") + std::to_string(s.verified) +
          " verified, " + std::to_string(s.defects) + " defects, " + std::to_string(s.unknown) + " unknown, " +
          std::to_string(s.error) + " error" +
-         (s.cutShort > 0 ? " (" + std::to_string(s.cutShort) + " unknown cut short by the run's time limits)" : "");
+         (s.cutShort > 0 ? " (" + std::to_string(s.cutShort) + " unknown cut short by the run's time limits)"
+                         : "");
 }
 
 std::string textReport(const std::vector<InstantiationResult> &results, const ReportInfo &info) {

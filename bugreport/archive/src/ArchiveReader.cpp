@@ -3,7 +3,6 @@
 #include "clcapture/archive/ArchiveReader.h"
 
 #include "LibarchiveError.h"
-
 #include "clcapture/format/CapturePath.h"
 
 #include <algorithm>
@@ -63,8 +62,7 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
   archive_read_support_format_tar(a.get());
   std::string name = archivePath.string();
   if (archive_read_open_filename(a.get(), archivePath.c_str(), 1 << 16) != ARCHIVE_OK)
-    return fmt::fail(
-        name + ": not a clcapture pack archive (gzip-compressed tar): " + errorOf(a.get()));
+    return fmt::fail(name + ": not a clcapture pack archive (gzip-compressed tar): " + errorOf(a.get()));
   std::uint64_t entries = 0, total = 0;
   for (;;) {
     archive_entry *entry = nullptr;
@@ -130,8 +128,7 @@ fmt::Expected<void> extractArchive(const fs::path &archivePath, const fs::path &
         break;
       if (r != ARCHIVE_OK) {
         ::close(fd);
-        return fmt::fail(name + ": entry " + inQuotes(path) +
-                         ": truncated or corrupt: " + errorOf(a.get()));
+        return fmt::fail(name + ": entry " + inQuotes(path) + ": truncated or corrupt: " + errorOf(a.get()));
       }
       if (offset < 0 || static_cast<std::uint64_t>(offset) + size > static_cast<std::uint64_t>(declared)) {
         ::close(fd);

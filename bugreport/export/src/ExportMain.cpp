@@ -1,8 +1,8 @@
 //===- ExportMain.cpp - clcapture-export: a capture in other tools' formats -===//
 //
-// `clcapture export --sim|--pyschedcl CAPTURE [--only I,J…] -o DIR` (docs/contract.md §1): one file per selected
-// instantiation, DIR/<index>-<entry>.sim or .json, with the kernel source (and, for specs, the data files)
-// beside it under content-addressed names. An instantiation the format cannot express is reported with
+// `clcapture export --sim|--pyschedcl CAPTURE [--only I,J…] -o DIR` (docs/contract.md §1): one file per
+// selected instantiation, DIR/<index>-<entry>.sim or .json, with the kernel source (and, for specs, the data
+// files) beside it under content-addressed names. An instantiation the format cannot express is reported with
 // the reason and skipped. Exit codes: 0 every selected instantiation written; 1 command-line error or an
 // output that cannot be written; 4 some were skipped (each reported); 10 the capture is invalid.
 //

@@ -1,7 +1,7 @@
 //===- ImportMain.cpp - clcapture-import: PySchedCL specs as a capture ----===//
 //
-// `clcapture import --pyschedcl SPEC.json… -o DIR [--define NAME=N]… [--src-dir DIR]` (docs/contract.md §1): one
-// capture folder (captures.json, captures.meta.json, kernels/, data/) with one instantiation per spec, in
+// `clcapture import --pyschedcl SPEC.json… -o DIR [--define NAME=N]… [--src-dir DIR]` (docs/contract.md §1):
+// one capture folder (captures.json, captures.meta.json, kernels/, data/) with one instantiation per spec, in
 // the order given, written through common/'s writer and read back to check it. What a spec leaves
 // symbolic stays open, each case reported. Exit codes: 0 imported; 1 command-line error or an output that
 // cannot be written; 10 a spec is invalid or lacks something a capture must have (the global work size).

@@ -1,8 +1,8 @@
 //===- PySchedClImport.cpp - A PySchedCL kernel specification as a capture launch -===//
 //
 // The reverse of PySchedClExport.cpp. A spec the export wrote carries a `clcapture` object, and then every
-// extra it lacks means "absent in the capture" (no local size, no flags, …); a plain PySchedCL's spec has none,
-// and the import fills in what PySchedCL itself would do (global buffers, CL_MEM_READ_ONLY for inputs,
+// extra it lacks means "absent in the capture" (no local size, no flags, …); a plain PySchedCL's spec has
+// none, and the import fills in what PySchedCL itself would do (global buffers, CL_MEM_READ_ONLY for inputs,
 // CL_MEM_WRITE_ONLY for outputs, CL_MEM_READ_WRITE for io buffers, a little-endian device). Values that
 // are symbolic stay open (no value: clcapture-verify proves for every value), except the global work size,
 // which a capture must have.
@@ -407,7 +407,8 @@ format::Expected<format::KernelArgument> SpecImporter::scalar(const Entry &e, fo
     trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
     if (format::isHexValue(trimmed) &&
         trimmed.find_first_not_of("0123456789abcdefABCDEFxX") == std::string::npos) {
-      // The bytes of the value in the device's byte order, as captures.json writes them (docs/contract.md §3).
+      // The bytes of the value in the device's byte order, as captures.json writes them (docs/contract.md
+      // §3).
       std::size_t size = t ? t->size() : format::scalarDigitBytes(trimmed);
       auto decoded = format::decodeScalar(trimmed, size, m_order);
       if (!decoded)

@@ -1,11 +1,11 @@
 //===- PackMain.cpp - clcapture pack: a capture folder as one bug-report archive -===//
 //
-// docs/contract.md §1: clcapture pack DIR [-o FILE] [--only I,J…] [--data all|none|BYTES] [--report] [--redact-paths].
-// One byte-stable .tar.gz (ArchiveWriter.h) with relative paths: captures.json and its sidecar for the
-// selected instantiations, their kernels and data, environment.json, README.md, and with --report the
-// verifier's report in text, JSON and SARIF (clcapture-verify run on the archive itself; its timings are
-// the only bytes that differ between two packs with --report). Exit codes as clcapture-verify's: 1 for
-// the command line, 10 for an invalid capture.
+// docs/contract.md §1: clcapture pack DIR [-o FILE] [--only I,J…] [--data all|none|BYTES] [--report]
+// [--redact-paths]. One byte-stable .tar.gz (ArchiveWriter.h) with relative paths: captures.json and its
+// sidecar for the selected instantiations, their kernels and data, environment.json, README.md, and with
+// --report the verifier's report in text, JSON and SARIF (clcapture-verify run on the archive itself; its
+// timings are the only bytes that differ between two packs with --report). Exit codes as clcapture-verify's:
+// 1 for the command line, 10 for an invalid capture.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,8 +1,8 @@
 //===- InstantiationConverter.h - A captures.json record into the typed model -*- C++ -*-===//
 //
 // Internal to clcapture_format's readers: the first of the reader's two passes per record. JSON types
-// become an Instantiation, every type error reported with its key path; GPUVerify's format rules on the values
-// are the second pass (InstantiationValidation.h).
+// become an Instantiation, every type error reported with its key path; GPUVerify's format rules on the
+// values are the second pass (InstantiationValidation.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

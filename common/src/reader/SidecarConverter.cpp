@@ -97,8 +97,9 @@ DeviceFacts SidecarConverter::device(const Json &v, const std::string &path) {
   DeviceFacts d;
   if (!object(v, path))
     return d;
-  keys(v, path, {"name", "vendor", "version", "driver_version", "address_bits", "endianness",
-                 "non_uniform_work_groups"});
+  keys(v, path,
+       {"name", "vendor", "version", "driver_version", "address_bits", "endianness",
+        "non_uniform_work_groups"});
   d.name = str(v, path, "name");
   d.vendor = str(v, path, "vendor");
   d.version = str(v, path, "version");

@@ -1,10 +1,10 @@
 //===- DispatchPatcher.h - Hooks installed in a driver's own dispatch table -*- C++ -*-===//
 //
-// docs/drivers-and-loaders.md, "Ways to sit in front of a driver": patching the driver's dispatch table in place works
-// with PoCL, Oclgrind and NVIDIA, and keeps every handle the driver's own (Oclgrind rejects foreign dispatch
-// pointers). Only the hooked entries are overwritten; every other entry stays the driver's function, so all
-// of the 100+ entry points are forwarded unchanged without a line of forwarding code. The driver's original
-// entries are kept so that each hook can forward to them.
+// docs/drivers-and-loaders.md, "Ways to sit in front of a driver": patching the driver's dispatch table in
+// place works with PoCL, Oclgrind and NVIDIA, and keeps every handle the driver's own (Oclgrind rejects
+// foreign dispatch pointers). Only the hooked entries are overwritten; every other entry stays the driver's
+// function, so all of the 100+ entry points are forwarded unchanged without a line of forwarding code. The
+// driver's original entries are kept so that each hook can forward to them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

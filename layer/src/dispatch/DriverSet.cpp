@@ -2,10 +2,10 @@
 
 #include "dispatch/DriverSet.h"
 
-#include "process/CallSite.h"
 #include "dispatch/DispatchPatcher.h"
 #include "dispatch/Downstream.h"
 #include "dispatch/Hooks.h"
+#include "process/CallSite.h"
 #include "process/Log.h"
 
 #include <algorithm>

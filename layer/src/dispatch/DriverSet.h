@@ -1,9 +1,9 @@
 //===- DriverSet.h - The real OpenCL drivers behind the capture library -*- C++ -*-===//
 //
-// docs/contract.md §1: the real driver comes from CLCAPTURE_ICD (a library path, an .icd file or a folder of them) or
-// else the system vendors folder, never from the capture library itself (the launcher points the loader's
-// OCL_ICD_VENDORS at us, so that variable cannot name the real drivers). Each driver is dlopen'ed privately
-// and asked for its platforms through the ICD entry point, exactly as a loader would.
+// docs/contract.md §1: the real driver comes from CLCAPTURE_ICD (a library path, an .icd file or a folder of
+// them) or else the system vendors folder, never from the capture library itself (the launcher points the
+// loader's OCL_ICD_VENDORS at us, so that variable cannot name the real drivers). Each driver is dlopen'ed
+// privately and asked for its platforms through the ICD entry point, exactly as a loader would.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -36,7 +36,8 @@ bool sameFile(const std::string &a, const std::string &b);
 /// The file a dlopen handle came from, as the dynamic linker found it; empty when unknown.
 std::string loadedPath(void *handle);
 
-/// The platform's OpenCL version as 10 × major + minor (1.2 → 12), from CL_PLATFORM_VERSION; 10 if unreadable.
+/// The platform's OpenCL version as 10 × major + minor (1.2 → 12), from CL_PLATFORM_VERSION; 10 if
+/// unreadable.
 int platformVersion(cl_platform_id platform);
 
 /// All drivers that load and report at least one platform; loaded once, kept for the life of the process.

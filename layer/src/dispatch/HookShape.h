@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "process/CaptureSwitch.h"
 #include "dispatch/Downstream.h"
+#include "process/CaptureSwitch.h"
 
 #include <CL/cl_icd.h>
 #include <tuple>
@@ -26,8 +26,12 @@
 namespace clcapture::layer::hooks {
 
 /// Whether a driver's call succeeded: CL_SUCCESS for a status, a non-null object otherwise.
-inline bool succeeded(cl_int status) { return status == CL_SUCCESS; }
-template <typename T> bool succeeded(T *object) { return object != nullptr; }
+inline bool succeeded(cl_int status) {
+  return status == CL_SUCCESS;
+}
+template <typename T> bool succeeded(T *object) {
+  return object != nullptr;
+}
 
 /// The entry's *errcode_ret: its last parameter when that is a `cl_int *`, else none.
 template <typename... Args> cl_int *errcodeOf(Args... args) {
@@ -66,8 +70,8 @@ Result withDriver(const void *object, cl_int invalid, cl_int *errcode_ret, Body 
 
 /// Forwards `args` to the entry `Entry`; when it succeeded, `record(driver, result)` under guarded(name).
 template <auto Entry, typename Record, typename... Args>
-EntryResult<Entry, Args...> forwardThenRecord(const char *name, const void *object, cl_int invalid, Record &&record,
-                                              Args... args) {
+EntryResult<Entry, Args...> forwardThenRecord(const char *name, const void *object, cl_int invalid,
+                                              Record &&record, Args... args) {
   using Result = EntryResult<Entry, Args...>;
   const cl_icd_dispatch *d = downstreamOf(object);
   if (!d)

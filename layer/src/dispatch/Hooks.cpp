@@ -9,8 +9,8 @@
 
 #include "dispatch/Hooks.h"
 
-#include "engine/CaptureEngine.h"
 #include "dispatch/HookShape.h"
+#include "engine/CaptureEngine.h"
 
 #include <algorithm>
 #include <string>
@@ -21,7 +21,9 @@ namespace {
 
 using D = cl_icd_dispatch;
 
-CaptureEngine &engine() { return CaptureEngine::instance(); }
+CaptureEngine &engine() {
+  return CaptureEngine::instance();
+}
 
 std::vector<std::uint64_t> dims(cl_uint n, const size_t *values) {
   std::vector<std::uint64_t> out;
@@ -67,23 +69,25 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
                                              cl_int *errcode_ret) {
   return forwardThenRecord<&D::clCreateProgramWithIL>(
       "clCreateProgramWithIL", context, CL_INVALID_CONTEXT,
-      [&](const D &, cl_program program) { engine().programCreatedWithoutSource(program, "il"); }, context, il,
-      length, errcode_ret);
+      [&](const D &, cl_program program) { engine().programCreatedWithoutSource(program, "il"); }, context,
+      il, length, errcode_ret);
 }
 
 /// The application's build or compile options plus -cl-kernel-arg-info: PoCL answers clGetKernelArgInfo only
-/// for programs built with it (docs/drivers-and-loaders.md), and it is a compile option (OpenCL 1.2 §5.6.4.5). It changes
-/// nothing else, and the application's own options are what the capture records.
-std::string withArgInfo(const char *options) { return std::string(options ? options : "") + " -cl-kernel-arg-info"; }
+/// for programs built with it (docs/drivers-and-loaders.md), and it is a compile option (OpenCL 1.2
+/// §5.6.4.5). It changes nothing else, and the application's own options are what the capture records.
+std::string withArgInfo(const char *options) {
+  return std::string(options ? options : "") + " -cl-kernel-arg-info";
+}
 
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                     const char *options, cl_uint num_input_headers,
                                     const cl_program *input_headers, const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
   return withDriver<cl_int>(program, CL_INVALID_PROGRAM, nullptr, [&](const D &d) {
-    cl_int status = d.clCompileProgram(program, num_devices, device_list, withArgInfo(options).c_str(),
-                                       num_input_headers, input_headers, header_include_names, pfn_notify,
-                                       user_data);
+    cl_int status =
+        d.clCompileProgram(program, num_devices, device_list, withArgInfo(options).c_str(), num_input_headers,
+                           input_headers, header_include_names, pfn_notify, user_data);
     guarded("clCompileProgram", [&] {
       std::vector<std::pair<std::string, cl_program>> headers;
       for (cl_uint i = 0; i < num_input_headers && input_headers && header_include_names; ++i)
@@ -131,8 +135,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
                                   const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
   return withDriver<cl_int>(program, CL_INVALID_PROGRAM, nullptr, [&](const D &d) {
-    cl_int status =
-        d.clBuildProgram(program, num_devices, device_list, withArgInfo(options).c_str(), pfn_notify, user_data);
+    cl_int status = d.clBuildProgram(program, num_devices, device_list, withArgInfo(options).c_str(),
+                                     pfn_notify, user_data);
     guarded("clBuildProgram", [&] { engine().programBuilt(program, options); });
     return status;
   });
@@ -140,8 +144,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
 
 cl_int CL_API_CALL clRetainProgram(cl_program program) {
   return forwardThenRecord<&D::clRetainProgram>(
-      "clRetainProgram", program, CL_INVALID_PROGRAM, [&](const D &, cl_int) { engine().programRetained(program); },
-      program);
+      "clRetainProgram", program, CL_INVALID_PROGRAM,
+      [&](const D &, cl_int) { engine().programRetained(program); }, program);
 }
 
 cl_int CL_API_CALL clReleaseProgram(cl_program program) {
@@ -189,14 +193,14 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   return forwardThenRecord<&D::clRetainKernel>(
-      "clRetainKernel", kernel, CL_INVALID_KERNEL, [&](const D &, cl_int) { engine().kernelRetained(kernel); },
-      kernel);
+      "clRetainKernel", kernel, CL_INVALID_KERNEL,
+      [&](const D &, cl_int) { engine().kernelRetained(kernel); }, kernel);
 }
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return forwardThenRecord<&D::clReleaseKernel>(
-      "clReleaseKernel", kernel, CL_INVALID_KERNEL, [&](const D &, cl_int) { engine().kernelReleased(kernel); },
-      kernel);
+      "clReleaseKernel", kernel, CL_INVALID_KERNEL,
+      [&](const D &, cl_int) { engine().kernelReleased(kernel); }, kernel);
 }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
@@ -220,8 +224,8 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
                                   cl_int *errcode_ret) {
   return forwardThenRecord<&D::clCreateBuffer>(
       "clCreateBuffer", context, CL_INVALID_CONTEXT,
-      [&](const D &, cl_mem mem) { engine().bufferCreated(mem, flags, size); }, context, flags, size, host_ptr,
-      errcode_ret);
+      [&](const D &, cl_mem mem) { engine().bufferCreated(mem, flags, size); }, context, flags, size,
+      host_ptr, errcode_ret);
 }
 
 cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
@@ -253,8 +257,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
   return forwardThenRecord<&D::clRetainMemObject>(
-      "clRetainMemObject", memobj, CL_INVALID_MEM_OBJECT, [&](const D &, cl_int) { engine().memRetained(memobj); },
-      memobj);
+      "clRetainMemObject", memobj, CL_INVALID_MEM_OBJECT,
+      [&](const D &, cl_int) { engine().memRetained(memobj); }, memobj);
 }
 
 cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
@@ -353,7 +357,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         cl_event *event) {
   return noteThenForward<&D::clEnqueueWriteBuffer>(
       "clEnqueueWriteBuffer", command_queue, CL_INVALID_COMMAND_QUEUE, [&] { engine().memWritten(buffer); },
-      command_queue, buffer, blocking_write, offset, size, ptr, num_events_in_wait_list, event_wait_list, event);
+      command_queue, buffer, blocking_write, offset, size, ptr, num_events_in_wait_list, event_wait_list,
+      event);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
@@ -364,9 +369,10 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_m
                                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                             cl_event *event) {
   return noteThenForward<&D::clEnqueueWriteBufferRect>(
-      "clEnqueueWriteBufferRect", command_queue, CL_INVALID_COMMAND_QUEUE, [&] { engine().memWritten(buffer); },
-      command_queue, buffer, blocking_write, buffer_origin, host_origin, region, buffer_row_pitch,
-      buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+      "clEnqueueWriteBufferRect", command_queue, CL_INVALID_COMMAND_QUEUE,
+      [&] { engine().memWritten(buffer); }, command_queue, buffer, blocking_write, buffer_origin, host_origin,
+      region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+      num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
@@ -374,9 +380,9 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                        cl_event *event) {
   return noteThenForward<&D::clEnqueueCopyBuffer>(
-      "clEnqueueCopyBuffer", command_queue, CL_INVALID_COMMAND_QUEUE, [&] { engine().memWritten(dst_buffer); },
-      command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size, num_events_in_wait_list,
-      event_wait_list, event);
+      "clEnqueueCopyBuffer", command_queue, CL_INVALID_COMMAND_QUEUE,
+      [&] { engine().memWritten(dst_buffer); }, command_queue, src_buffer, dst_buffer, src_offset, dst_offset,
+      size, num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
@@ -398,7 +404,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                                        cl_event *event) {
   return noteThenForward<&D::clEnqueueFillBuffer>(
       "clEnqueueFillBuffer", command_queue, CL_INVALID_COMMAND_QUEUE, [&] { engine().memWritten(buffer); },
-      command_queue, buffer, pattern, pattern_size, offset, size, num_events_in_wait_list, event_wait_list, event);
+      command_queue, buffer, pattern, pattern_size, offset, size, num_events_in_wait_list, event_wait_list,
+      event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
@@ -431,8 +438,9 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                            cl_event *event) {
   return noteThenForward<&D::clEnqueueUnmapMemObject>(
-      "clEnqueueUnmapMemObject", command_queue, CL_INVALID_COMMAND_QUEUE, [&] { engine().memWritten(memobj); },
-      command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event);
+      "clEnqueueUnmapMemObject", command_queue, CL_INVALID_COMMAND_QUEUE,
+      [&] { engine().memWritten(memobj); }, command_queue, memobj, mapped_ptr, num_events_in_wait_list,
+      event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *),
@@ -446,8 +454,8 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL
         for (cl_uint i = 0; mem_list && i < num_mem_objects; ++i)
           engine().memWritten(mem_list[i]);
       },
-      command_queue, user_func, args, cb_args, num_mem_objects, mem_list, args_mem_loc, num_events_in_wait_list,
-      event_wait_list, event);
+      command_queue, user_func, args, cb_args, num_mem_objects, mem_list, args_mem_loc,
+      num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
@@ -484,8 +492,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
     // Queues are not mirrored from their creation (several entry points create them), so ask whether this
     // release is the last: a handle the driver reuses for a new queue must get a new queue number.
     cl_uint refs = 0;
-    bool last = d.clGetCommandQueueInfo(command_queue, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, nullptr) ==
-                    CL_SUCCESS &&
+    bool last = d.clGetCommandQueueInfo(command_queue, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs,
+                                        nullptr) == CL_SUCCESS &&
                 refs == 1;
     cl_int status = d.clReleaseCommandQueue(command_queue);
     if (status == CL_SUCCESS && last)

@@ -1,8 +1,8 @@
 //===- AliasGroups.h - Which arguments of a launch refer to overlapping memory -*- C++ -*-===//
 //
-// docs/contract.md §3 sidecar `aliases`: arguments that are the same memory object, or sub-buffers / SVM pointers whose
-// byte ranges overlap in one root object, are one group; the analyzer treats their accesses as accesses to
-// the same memory.
+// docs/contract.md §3 sidecar `aliases`: arguments that are the same memory object, or sub-buffers / SVM
+// pointers whose byte ranges overlap in one root object, are one group; the analyzer treats their accesses as
+// accesses to the same memory.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -9,12 +9,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clcapture/format/Instantiation.h"
+#include "clcapture/format/Sidecar.h"
 #include "engine/AliasGroups.h"
 #include "engine/BufferSnapshots.h"
 #include "engine/DataBudget.h"
 #include "engine/HandleMirrors.h"
-#include "clcapture/format/Instantiation.h"
-#include "clcapture/format/Sidecar.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,9 +1,9 @@
 //===- BufferSnapshots.h - Reading a launch's buffers without blocking -*- C++ -*-===//
 //
-// docs/drivers-and-loaders.md: a blocking read inside a hooked enqueue deadlocks applications that gate work on user
-// events. So each buffer is read with a non-blocking read on the launch's own queue, after the launch's wait
-// list; on an out-of-order queue the launch is made to wait for the reads, so that it cannot change the
-// bytes before they are taken. No completion callback: the writer thread polls the reads' events
+// docs/drivers-and-loaders.md: a blocking read inside a hooked enqueue deadlocks applications that gate work
+// on user events. So each buffer is read with a non-blocking read on the launch's own queue, after the
+// launch's wait list; on an out-of-order queue the launch is made to wait for the reads, so that it cannot
+// change the bytes before they are taken. No completion callback: the writer thread polls the reads' events
 // (LaunchWriter.h), so nothing of ours ever runs on a driver thread.
 //
 //===----------------------------------------------------------------------===//

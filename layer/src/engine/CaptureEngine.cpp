@@ -2,23 +2,23 @@
 
 #include "engine/CaptureEngine.h"
 
+#include "clcapture/format/CaptureRecorder.h"
 #include "engine/ArgumentCapture.h"
 #include "engine/BufferSnapshots.h"
-#include "process/CallSite.h"
-#include "process/CaptureSwitch.h"
-#include "writer/CaptureFolder.h"
 #include "engine/DataBudget.h"
 #include "engine/DriverAnswers.h"
-#include "engine/ShapeQuota.h"
 #include "engine/DriverQueries.h"
 #include "engine/HandleMirrors.h"
-#include "writer/LaunchWriter.h"
-#include "process/Log.h"
-#include "writer/PendingLaunch.h"
 #include "engine/ProgramStore.h"
-#include "writer/RunStatus.h"
+#include "engine/ShapeQuota.h"
 #include "engine/SourceInliner.h"
-#include "clcapture/format/CaptureRecorder.h"
+#include "process/CallSite.h"
+#include "process/CaptureSwitch.h"
+#include "process/Log.h"
+#include "writer/CaptureFolder.h"
+#include "writer/LaunchWriter.h"
+#include "writer/PendingLaunch.h"
+#include "writer/RunStatus.h"
 
 #include <algorithm>
 #include <atomic>
@@ -433,8 +433,9 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
 
 namespace {
 
-/// Why launches of `p` on `device` cannot be verified (docs/contract.md §3: programs built from a binary whose source the
-/// program store did not know, for this device, or from IL are listed in the sidecar); empty when they can.
+/// Why launches of `p` on `device` cannot be verified (docs/contract.md §3: programs built from a binary
+/// whose source the program store did not know, for this device, or from IL are listed in the sidecar); empty
+/// when they can.
 std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
   if (!hasSource(p.origin))
     return p.origin == fmt::ProgramOrigin::Il ? "program built from IL: no source to verify"
@@ -448,9 +449,10 @@ std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
   return {};
 }
 
-/// docs/contract.md §3 host_api_calls: the program's creation and build, the call that set each argument's current
-/// value, and the launch itself.
-std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape, CallSite enqueuedAt) {
+/// docs/contract.md §3 host_api_calls: the program's creation and build, the call that set each argument's
+/// current value, and the launch itself.
+std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape,
+                                           CallSite enqueuedAt) {
   std::vector<PendingLaunch::Call> calls;
   if (k.program->createdAt)
     calls.push_back({k.program->createdWith, std::nullopt, k.program->createdAt});
@@ -485,7 +487,8 @@ void planReadsAfter(PendingLaunch &pending, const std::vector<ReadPlan> &written
 } // namespace
 
 std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispatch &d, cl_command_queue queue,
-                                                             cl_kernel kernel, const LaunchShape &shape, bool backlogged) {
+                                                             cl_kernel kernel, const LaunchShape &shape,
+                                                             bool backlogged) {
   std::lock_guard<std::mutex> lock(m_state->mutex);
   State &s = *m_state;
   // Every launch gets a number, captured or not, so CLCAPTURE_LAUNCHES and the sidecar speak of the same

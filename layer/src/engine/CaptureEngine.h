@@ -73,9 +73,9 @@ public:
   void extensionFunctionFetched(const char *name);
   void memReleased(cl_mem mem);
   /// Before the launch is forwarded: describes it and enqueues non-blocking reads of its buffers on the same
-  /// queue, after the launch's own wait list (docs/drivers-and-loaders.md: never block inside the hooked enqueue).
-  /// `extraWaits` receives the reads' events, which the launch must wait for so that it cannot change the
-  /// bytes before they are read. Null when this launch is not captured.
+  /// queue, after the launch's own wait list (docs/drivers-and-loaders.md: never block inside the hooked
+  /// enqueue). `extraWaits` receives the reads' events, which the launch must wait for so that it cannot
+  /// change the bytes before they are read. Null when this launch is not captured.
   std::shared_ptr<PendingLaunch> prepare(const cl_icd_dispatch &driver, cl_command_queue queue,
                                          cl_kernel kernel, const LaunchShape &shape, cl_uint numWaits,
                                          const cl_event *waits, std::vector<cl_event> &extraWaits);
@@ -89,7 +89,8 @@ public:
   /// The queue's last reference is gone: its handle may come back as a new queue.
   void queueReleased(cl_command_queue queue);
 
-  /// Waits until every launch seen so far is on disk (giving up after 10 s without progress): at exit or when the loader unloads us.
+  /// Waits until every launch seen so far is on disk (giving up after 10 s without progress): at exit or when
+  /// the loader unloads us.
   void drain();
 
   CaptureEngine(const CaptureEngine &) = delete;

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "process/CaptureControls.h"
 #include "engine/FreeSpaceGuard.h"
+#include "process/CaptureControls.h"
 
 #include <cstdint>
 #include <optional>

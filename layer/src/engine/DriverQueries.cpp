@@ -37,7 +37,8 @@ format::DeviceFacts askDeviceFacts(const cl_icd_dispatch &d, cl_device_id device
   cl_bool little = CL_TRUE;
   d.clGetDeviceInfo(device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, nullptr);
   f.endianness = little ? format::Endianness::Little : format::Endianness::Big;
-  // OpenCL 3.0 §4.2 (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT); an OpenCL 2.x driver answers CL_INVALID_VALUE.
+  // OpenCL 3.0 §4.2 (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT); an OpenCL 2.x driver answers
+  // CL_INVALID_VALUE.
   cl_bool nonUniform = CL_FALSE;
   if (d.clGetDeviceInfo(device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonUniform, &nonUniform,
                         nullptr) == CL_SUCCESS)

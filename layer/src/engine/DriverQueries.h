@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/HandleMirrors.h"
 #include "clcapture/format/Sidecar.h"
+#include "engine/HandleMirrors.h"
 
 #include <CL/cl_icd.h>
 #include <string>
@@ -18,7 +18,8 @@ namespace clcapture::layer {
 
 /// A string-valued clGetDeviceInfo; empty when the driver does not answer.
 std::string deviceString(const cl_icd_dispatch &d, cl_device_id device, cl_device_info what);
-/// Name, vendor, versions, address bits and byte order of a device (docs/contract.md §3 sidecar device facts).
+/// Name, vendor, versions, address bits and byte order of a device (docs/contract.md §3 sidecar device
+/// facts).
 format::DeviceFacts askDeviceFacts(const cl_icd_dispatch &d, cl_device_id device);
 /// Names, type names and address qualifiers of a kernel's parameters (clGetKernelArgInfo; PoCL answers
 /// only for programs built with -cl-kernel-arg-info, which the build hook adds).

@@ -41,8 +41,9 @@ bool FreeSpaceGuard::take(std::uint64_t bytes) {
   if (!m_known || m_sinceRefresh >= kRefreshEvery) {
     if (!refresh() && !m_known) {
       // No answer at all (an exotic file system): the floor cannot be kept, so no bytes are taken.
-      log(LogLevel::Warning, "cannot ask the free space of " + m_folder +
-                                 "; buffer contents are not captured (CLCAPTURE_MIN_FREE=0 turns the check off)");
+      log(LogLevel::Warning,
+          "cannot ask the free space of " + m_folder +
+              "; buffer contents are not captured (CLCAPTURE_MIN_FREE=0 turns the check off)");
       m_unusable = true;
       return false;
     }

@@ -39,9 +39,9 @@ private:
   std::string m_folder;
   std::optional<std::uint64_t> m_minFree;
   bool m_configured = false;
-  bool m_known = false;        ///< statvfs answered at least once
-  bool m_unusable = false;     ///< statvfs never answered: no bytes are taken
-  std::uint64_t m_free = 0;    ///< bytes available to us, minus what was taken since the last refresh
+  bool m_known = false;     ///< statvfs answered at least once
+  bool m_unusable = false;  ///< statvfs never answered: no bytes are taken
+  std::uint64_t m_free = 0; ///< bytes available to us, minus what was taken since the last refresh
   std::uint64_t m_floor = 0;
   std::uint64_t m_sinceRefresh = 0;
 };

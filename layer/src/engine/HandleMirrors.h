@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "process/CallSite.h"
 #include "clcapture/format/Sidecar.h"
+#include "process/CallSite.h"
 
 #include <CL/cl_icd.h>
 #include <cstddef>

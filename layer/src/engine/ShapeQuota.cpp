@@ -2,8 +2,8 @@
 
 #include "engine/ShapeQuota.h"
 
-#include "engine/LaunchShape.h"
 #include "clcapture/format/BlobStore.h"
+#include "engine/LaunchShape.h"
 
 #include <cstring>
 
@@ -23,7 +23,8 @@ void putSizes(std::string &out, const std::vector<std::uint64_t> &sizes) {
 
 } // namespace
 
-std::string ShapeQuota::shapeKey(const KernelInfo &k, const LaunchShape &shape, const HandleMirrors &mirrors) {
+std::string ShapeQuota::shapeKey(const KernelInfo &k, const LaunchShape &shape,
+                                 const HandleMirrors &mirrors) {
   std::string raw;
   put(raw, k.program ? k.program->id : 0);
   raw += k.name;
@@ -66,8 +67,9 @@ std::optional<std::string> ShapeQuota::admit(const KernelInfo &k, const LaunchSh
   Count &c = it->second;
   if (c.launches++ < m_perShape)
     return std::nullopt;
-  return "launch " + std::to_string(c.first) + " has the same shape (program, kernel, NDRange, scalar values), " +
-         "and its first " + std::to_string(m_perShape) + " launches were captured with bytes (--data-per-shape " +
+  return "launch " + std::to_string(c.first) +
+         " has the same shape (program, kernel, NDRange, scalar values), " + "and its first " +
+         std::to_string(m_perShape) + " launches were captured with bytes (--data-per-shape " +
          std::to_string(m_perShape) + ")";
 }
 

@@ -36,8 +36,8 @@ public:
 
   /// Counts launch `launch` of kernel `k` with `shape`; empty when its buffers' bytes may be read, else the
   /// reason for the sidecar (naming the shape's first launch).
-  std::optional<std::string> admit(const KernelInfo &k, const LaunchShape &shape, const HandleMirrors &mirrors,
-                                   std::uint64_t launch);
+  std::optional<std::string> admit(const KernelInfo &k, const LaunchShape &shape,
+                                   const HandleMirrors &mirrors, std::uint64_t launch);
 
   /// The shape's key: exposed for tests.
   static std::string shapeKey(const KernelInfo &k, const LaunchShape &shape, const HandleMirrors &mirrors);

@@ -32,7 +32,8 @@ bool hasPragmaOnce(const std::string &text) {
     std::size_t i = line.find_first_not_of(" \t");
     if (i != std::string::npos && line.compare(i, 1, "#") == 0) {
       std::size_t p = line.find_first_not_of(" \t", i + 1);
-      if (p != std::string::npos && line.compare(p, 6, "pragma") == 0 && line.find("once", p + 6) != std::string::npos)
+      if (p != std::string::npos && line.compare(p, 6, "pragma") == 0 &&
+          line.find("once", p + 6) != std::string::npos)
         return true;
     }
   }

@@ -1,11 +1,12 @@
 //===- SourceInliner.h - #include resolved into the captured source -*- C++ -*-===//
 //
-// docs/contract.md §3 / docs/drivers-and-loaders.md: the capture folder alone must compile the kernel again. A program's source may
-// #include headers the application passed to clCompileProgram (input_headers, named by
+// docs/contract.md §3 / docs/drivers-and-loaders.md: the capture folder alone must compile the kernel again.
+// A program's source may #include headers the application passed to clCompileProgram (input_headers, named by
 // header_include_names) or files found through its -I options. The layer has no preprocessor, so it
 // inlines them textually: each resolvable #include line is replaced by the file's text between comments
-// naming it, recursively (no #line markers: findings cite lines of the stored file, which users open); conditional compilation stays intact because the text stays where the #include was.
-// An #include that cannot be resolved is left as it is (it may sit in a branch that is never compiled).
+// naming it, recursively (no #line markers: findings cite lines of the stored file, which users open);
+// conditional compilation stays intact because the text stays where the #include was. An #include that cannot
+// be resolved is left as it is (it may sit in a branch that is never compiled).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

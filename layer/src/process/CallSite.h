@@ -1,11 +1,11 @@
 //===- CallSite.h - Where the application called an OpenCL entry point -*- C++ -*-===//
 //
-// docs/contract.md §3 host_api_calls: the file and line of the application's own call. A hook is reached through the
-// ICD loader (app → libOpenCL.so.1 clFoo → driver dispatch table entry = our hook), so the hook's return
-// address is in the loader. callerOfHook() walks this thread's stack and returns the first return address
-// outside libclcapture.so, the loader and the real drivers (addDriverModule): the application's call site (for PyOpenCL,
-// pyopencl's extension module). Only the address is taken on the application's thread; turning it into a
-// file and line (CallSiteResolver) happens on the writer thread, off the hot path.
+// docs/contract.md §3 host_api_calls: the file and line of the application's own call. A hook is reached
+// through the ICD loader (app → libOpenCL.so.1 clFoo → driver dispatch table entry = our hook), so the hook's
+// return address is in the loader. callerOfHook() walks this thread's stack and returns the first return
+// address outside libclcapture.so, the loader and the real drivers (addDriverModule): the application's call
+// site (for PyOpenCL, pyopencl's extension module). Only the address is taken on the application's thread;
+// turning it into a file and line (CallSiteResolver) happens on the writer thread, off the hot path.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

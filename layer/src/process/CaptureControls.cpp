@@ -103,7 +103,8 @@ CaptureControls parseControls(const char *kernels, const char *launches, const c
     c.totalBudget = *budget;
   }
   if (minFree && *minFree) {
-    auto floor = std::string(minFree) == "off" ? std::optional<std::uint64_t>(0) : format::parseByteCount(minFree);
+    auto floor =
+        std::string(minFree) == "off" ? std::optional<std::uint64_t>(0) : format::parseByteCount(minFree);
     if (!floor) {
       c.error = std::string("CLCAPTURE_MIN_FREE=") + minFree + ": expected a byte count (e.g. 10G) or off";
       return c;

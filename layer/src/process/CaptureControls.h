@@ -30,14 +30,14 @@ struct CaptureControls {
   /// CLCAPTURE_DATA_PER_SHAPE: buffer bytes for the first N launches of each launch shape (ShapeQuota.h);
   /// UINT64_MAX (`all`): every launch.
   std::uint64_t dataPerShape = 64;
-  bool callSites = true;                   ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
+  bool callSites = true; ///< CLCAPTURE_CALL_SITES=off: no host_api_calls, no stack walks
   /// CLCAPTURE_DATA_AFTER=on: also the bytes of the buffers each launch may write, once it completed (sidecar
   /// data_after), for replay comparison.
   bool dataAfter = false;
   /// CLCAPTURE_PACK=off: every blob a loose data/<hash>.bin file, as GPUVerify's loader reads them; on (the
   /// default): blobs up to kPackMaxBlobBytes appended to the process's pack (BlobPack.h).
   bool pack = true;
-  std::string error;                       ///< non-empty: the settings are unusable, capture is off
+  std::string error; ///< non-empty: the settings are unusable, capture is off
   /// CLCAPTURE_STORE: the program store's folder (ProgramStore.h); empty: the default (defaultStoreFolder),
   /// nothing at all when CLCAPTURE_STORE=off or there is no default.
   std::optional<std::string> storeFolder = std::string();

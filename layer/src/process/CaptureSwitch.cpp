@@ -25,7 +25,8 @@ bool settingsUsable() noexcept {
 }
 
 std::atomic<bool> &switchState() noexcept {
-  static std::atomic<bool> on{settingsUsable()}; // trivially destructible: safe for hooks that run during exit
+  static std::atomic<bool> on{
+      settingsUsable()}; // trivially destructible: safe for hooks that run during exit
   return on;
 }
 
@@ -36,7 +37,9 @@ const CaptureControls &captureControls() {
   return *controls;
 }
 
-bool captureEnabled() noexcept { return switchState().load(std::memory_order_relaxed); }
+bool captureEnabled() noexcept {
+  return switchState().load(std::memory_order_relaxed);
+}
 
 void disableCapture(const std::string &why) noexcept {
   if (switchState().exchange(false)) {
@@ -47,6 +50,8 @@ void disableCapture(const std::string &why) noexcept {
   }
 }
 
-void disableCaptureSilently() noexcept { switchState().store(false); }
+void disableCaptureSilently() noexcept {
+  switchState().store(false);
+}
 
 } // namespace clcapture::layer

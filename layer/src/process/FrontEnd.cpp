@@ -17,6 +17,8 @@ bool claimFrontEnd(FrontEnd frontEnd) {
   return g_frontEnd.compare_exchange_strong(expected, frontEnd) || expected == frontEnd;
 }
 
-FrontEnd activeFrontEnd() { return g_frontEnd.load(); }
+FrontEnd activeFrontEnd() {
+  return g_frontEnd.load();
+}
 
 } // namespace clcapture::layer

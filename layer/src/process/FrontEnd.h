@@ -1,7 +1,7 @@
 //===- FrontEnd.h - Which of the library's two front ends captures in this process -*- C++ -*-===//
 //
-// libclcapture.so is a shim ICD and an OPENCL_LAYERS layer (docs/contract.md §1). Only one front end captures in a
-// process: if the library is loaded both ways (OPENCL_LAYERS plus OCL_ICD_VENDORS), the second one only
+// libclcapture.so is a shim ICD and an OPENCL_LAYERS layer (docs/contract.md §1). Only one front end captures
+// in a process: if the library is loaded both ways (OPENCL_LAYERS plus OCL_ICD_VENDORS), the second one only
 // forwards, or every launch would be recorded twice.
 //
 //===----------------------------------------------------------------------===//

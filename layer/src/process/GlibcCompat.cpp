@@ -77,12 +77,19 @@ int __xstat_old(int, const char *, struct stat *);
 int __lxstat_old(int, const char *, struct stat *);
 int __fxstat64_old(int, int, struct stat64 *);
 
-CLCAPTURE_HIDDEN int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg) {
+CLCAPTURE_HIDDEN int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *),
+                                           void *arg) {
   return pthread_create_old(t, a, f, arg);
 }
-CLCAPTURE_HIDDEN int __wrap_pthread_join(pthread_t t, void **r) { return pthread_join_old(t, r); }
-CLCAPTURE_HIDDEN int __wrap_pthread_detach(pthread_t t) { return pthread_detach_old(t); }
-CLCAPTURE_HIDDEN int __wrap_pthread_once(pthread_once_t *o, void (*f)()) { return pthread_once_old(o, f); }
+CLCAPTURE_HIDDEN int __wrap_pthread_join(pthread_t t, void **r) {
+  return pthread_join_old(t, r);
+}
+CLCAPTURE_HIDDEN int __wrap_pthread_detach(pthread_t t) {
+  return pthread_detach_old(t);
+}
+CLCAPTURE_HIDDEN int __wrap_pthread_once(pthread_once_t *o, void (*f)()) {
+  return pthread_once_old(o, f);
+}
 CLCAPTURE_HIDDEN int __wrap_pthread_key_create(pthread_key_t *k, void (*d)(void *)) {
   return pthread_key_create_old(k, d);
 }
@@ -91,8 +98,12 @@ CLCAPTURE_HIDDEN int __wrap_pthread_key_create(pthread_key_t *k, void (*d)(void 
 CLCAPTURE_HIDDEN int __wrap___pthread_key_create(pthread_key_t *k, void (*d)(void *)) {
   return __pthread_key_create_old(k, d);
 }
-CLCAPTURE_HIDDEN int __wrap_pthread_key_delete(pthread_key_t k) { return pthread_key_delete_old(k); }
-CLCAPTURE_HIDDEN void *__wrap_pthread_getspecific(pthread_key_t k) { return pthread_getspecific_old(k); }
+CLCAPTURE_HIDDEN int __wrap_pthread_key_delete(pthread_key_t k) {
+  return pthread_key_delete_old(k);
+}
+CLCAPTURE_HIDDEN void *__wrap_pthread_getspecific(pthread_key_t k) {
+  return pthread_getspecific_old(k);
+}
 CLCAPTURE_HIDDEN int __wrap_pthread_setspecific(pthread_key_t k, const void *v) {
   return pthread_setspecific_old(k, v);
 }
@@ -100,23 +111,39 @@ CLCAPTURE_HIDDEN int __wrap_pthread_cond_clockwait(pthread_cond_t *c, pthread_mu
                                                    const struct timespec *t) {
   return pthread_cond_clockwait_old(c, m, clock, t);
 }
-CLCAPTURE_HIDDEN void *__wrap_dlopen(const char *file, int mode) { return dlopen_old(file, mode); }
-CLCAPTURE_HIDDEN int __wrap_dlclose(void *h) { return dlclose_old(h); }
-CLCAPTURE_HIDDEN void *__wrap_dlsym(void *h, const char *name) { return dlsym_old(h, name); }
+CLCAPTURE_HIDDEN void *__wrap_dlopen(const char *file, int mode) {
+  return dlopen_old(file, mode);
+}
+CLCAPTURE_HIDDEN int __wrap_dlclose(void *h) {
+  return dlclose_old(h);
+}
+CLCAPTURE_HIDDEN void *__wrap_dlsym(void *h, const char *name) {
+  return dlsym_old(h, name);
+}
 CLCAPTURE_HIDDEN void *__wrap_dlvsym(void *h, const char *name, const char *version) {
   return dlvsym_old(h, name, version);
 }
-CLCAPTURE_HIDDEN char *__wrap_dlerror() { return dlerror_old(); }
-CLCAPTURE_HIDDEN int __wrap_dladdr(const void *address, Dl_info *info) { return dladdr_old(address, info); }
-CLCAPTURE_HIDDEN int __wrap_dlinfo(void *h, int request, void *arg) { return dlinfo_old(h, request, arg); }
+CLCAPTURE_HIDDEN char *__wrap_dlerror() {
+  return dlerror_old();
+}
+CLCAPTURE_HIDDEN int __wrap_dladdr(const void *address, Dl_info *info) {
+  return dladdr_old(address, info);
+}
+CLCAPTURE_HIDDEN int __wrap_dlinfo(void *h, int request, void *arg) {
+  return dlinfo_old(h, request, arg);
+}
 
 // x86-64's _STAT_VER_LINUX; struct stat and struct stat64 are the same there.
 constexpr int kStatVersion = 1;
-CLCAPTURE_HIDDEN int __wrap_stat(const char *path, struct stat *buf) { return __xstat_old(kStatVersion, path, buf); }
+CLCAPTURE_HIDDEN int __wrap_stat(const char *path, struct stat *buf) {
+  return __xstat_old(kStatVersion, path, buf);
+}
 CLCAPTURE_HIDDEN int __wrap_lstat(const char *path, struct stat *buf) {
   return __lxstat_old(kStatVersion, path, buf);
 }
-CLCAPTURE_HIDDEN int __wrap_fstat64(int fd, struct stat64 *buf) { return __fxstat64_old(kStatVersion, fd, buf); }
+CLCAPTURE_HIDDEN int __wrap_fstat64(int fd, struct stat64 *buf) {
+  return __fxstat64_old(kStatVersion, fd, buf);
+}
 CLCAPTURE_HIDDEN int __wrap_fstat(int fd, struct stat *buf) {
   return __fxstat64_old(kStatVersion, fd, reinterpret_cast<struct stat64 *>(buf));
 }

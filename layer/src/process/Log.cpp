@@ -8,13 +8,12 @@
 
 #include "process/Log.h"
 
-#include <spdlog/logger.h>
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <spdlog/logger.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
 
 namespace clcapture::layer {
 

@@ -2,8 +2,8 @@
 
 #include "writer/CallSiteResolver.h"
 
-#include "writer/LibDw.h"
 #include "process/Log.h"
+#include "writer/LibDw.h"
 
 #include <cstdlib>
 #include <cxxabi.h>
@@ -94,7 +94,7 @@ struct CallSiteResolver::State {
       if (!loggedNoLibDw) {
         loggedNoLibDw = true;
         log(LogLevel::Warning, "call sites: " + dw.unavailableReason() +
-                                "; host call sites carry module and function names only (no file:line)");
+                                   "; host call sites carry module and function names only (no file:line)");
       }
       return resolveWithDladdr(site);
     }
@@ -122,8 +122,9 @@ struct CallSiteResolver::State {
       out.file = file;
       out.line = static_cast<std::uint64_t>(lineNumber);
     } else if (modulesWithoutLines.insert(out.module).second) {
-      log(LogLevel::Info, "call sites: no DWARF line information in " + out.module +
-                              "; its calls are recorded by function name and offset only (build with -g for lines)");
+      log(LogLevel::Info,
+          "call sites: no DWARF line information in " + out.module +
+              "; its calls are recorded by function name and offset only (build with -g for lines)");
     }
     return out;
   }

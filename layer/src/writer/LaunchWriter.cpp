@@ -2,9 +2,9 @@
 
 #include "writer/LaunchWriter.h"
 
-#include "writer/CallSiteResolver.h"
 #include "process/CaptureSwitch.h"
 #include "process/Log.h"
+#include "writer/CallSiteResolver.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -18,8 +18,8 @@ namespace fmt = clcapture::format;
 namespace {
 
 /// Symbolises the launch's call sites: every call goes to the sidecar with what is known about it; those
-/// with a DWARF file and line also go to captures.json's host_api_calls, which GPUVerify's format requires to have
-/// both (no key at all when none has them).
+/// with a DWARF file and line also go to captures.json's host_api_calls, which GPUVerify's format requires to
+/// have both (no key at all when none has them).
 void describeCalls(PendingLaunch &launch) {
   std::vector<fmt::HostApiCall> withLines;
   for (const PendingLaunch::Call &call : launch.calls) {
@@ -97,7 +97,8 @@ bool LaunchWriter::waitForRoom() {
   m_stalledAt.reset();
   while (full()) {
     std::uint64_t before = m_writtenCount;
-    if (!m_written.wait_for(lock, kStallWait, [&] { return m_writtenCount != before; }) && !m_writing.load()) {
+    if (!m_written.wait_for(lock, kStallWait, [&] { return m_writtenCount != before; }) &&
+        !m_writing.load()) {
       // Nothing written and the writer is not writing (a large blob takes longer than kStallWait to store):
       // it waits for reads that may never complete.
       m_stalledAt = m_writtenCount;

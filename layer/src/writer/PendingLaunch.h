@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "process/CallSite.h"
 #include "clcapture/format/CaptureRecorder.h"
 #include "clcapture/format/Instantiation.h"
 #include "clcapture/format/Sidecar.h"
+#include "process/CallSite.h"
 
 #include <CL/cl_icd.h>
 #include <atomic>
@@ -82,8 +82,8 @@ struct PendingLaunch {
     PendingLaunch *owner = nullptr;
     bool after = false; ///< read once the launch completed (CLCAPTURE_DATA_AFTER), not before it
   };
-  /// One of the application's calls behind the launch (docs/contract.md §3 host_api_calls), symbolised on the writer
-  /// thread.
+  /// One of the application's calls behind the launch (docs/contract.md §3 host_api_calls), symbolised on the
+  /// writer thread.
   struct Call {
     const char *function;
     std::optional<std::uint32_t> argument;

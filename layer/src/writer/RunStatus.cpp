@@ -20,7 +20,9 @@ RunStatus::RunStatus() {
     std::atexit([] { RunStatus::instance().write(); });
 }
 
-void RunStatus::loadedAs(const char *frontEnd) noexcept { m_frontEnd.store(frontEnd, std::memory_order_relaxed); }
+void RunStatus::loadedAs(const char *frontEnd) noexcept {
+  m_frontEnd.store(frontEnd, std::memory_order_relaxed);
+}
 
 void RunStatus::platformsListed(std::uint64_t count) noexcept {
   m_platforms.store(static_cast<std::int64_t>(count), std::memory_order_relaxed);
@@ -31,13 +33,13 @@ void RunStatus::write() const noexcept {
   if (!file || !*file)
     return;
   char line[256];
-  int n = std::snprintf(line, sizeof line,
-                        "{\"pid\":%ld,\"front_end\":\"%s\",\"platforms\":%" PRId64 ",\"launches\":%" PRIu64
-                        ",\"filtered_kernels\":%" PRIu64 ",\"filtered_launches\":%" PRIu64 "}\n",
-                        static_cast<long>(::getpid()), m_frontEnd.load(std::memory_order_relaxed),
-                        m_platforms.load(std::memory_order_relaxed), m_launches.load(std::memory_order_relaxed),
-                        m_filteredKernels.load(std::memory_order_relaxed),
-                        m_filteredLaunches.load(std::memory_order_relaxed));
+  int n = std::snprintf(
+      line, sizeof line,
+      "{\"pid\":%ld,\"front_end\":\"%s\",\"platforms\":%" PRId64 ",\"launches\":%" PRIu64
+      ",\"filtered_kernels\":%" PRIu64 ",\"filtered_launches\":%" PRIu64 "}\n",
+      static_cast<long>(::getpid()), m_frontEnd.load(std::memory_order_relaxed),
+      m_platforms.load(std::memory_order_relaxed), m_launches.load(std::memory_order_relaxed),
+      m_filteredKernels.load(std::memory_order_relaxed), m_filteredLaunches.load(std::memory_order_relaxed));
   if (n <= 0 || static_cast<std::size_t>(n) >= sizeof line)
     return;
   int fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);

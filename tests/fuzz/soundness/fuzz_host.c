@@ -13,7 +13,8 @@
  *                     Oclgrind runs it), else from "source"
  *
  * stdout: "build NAME" before building, "start NAME" before enqueueing and "done NAME" after each launch
- * (flushed), so that a driver whose host died knows which launch it died in. A launch that cannot be built or set up is reported on stderr
+ * (flushed), so that a driver whose host died knows which launch it died in. A launch that cannot be built or
+ *set up is reported on stderr
  * ("fuzz_host: NAME: ...") and skipped; the exit status is then 3 (0 when every launch ran).
  * Only the OpenCL loader is linked; the manifest's JSON is read by the small parser below.
  *
@@ -21,7 +22,6 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
-
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,9 +36,9 @@ typedef struct Json {
   JsonKind kind;
   double number;
   int boolean;
-  char *string;      /* J_STRING */
+  char *string;       /* J_STRING */
   struct Json *items; /* J_ARRAY, J_OBJECT (values) */
-  char **keys;       /* J_OBJECT */
+  char **keys;        /* J_OBJECT */
   size_t count;
 } Json;
 
@@ -80,13 +80,30 @@ static char *parseStringBody(JsonParser *p) {
     if (c == '\\') {
       ++p->at;
       switch (*p->at) {
-      case 'n': c = '\n'; break;
-      case 't': c = '\t'; break;
-      case 'r': c = '\r'; break;
-      case 'b': c = '\b'; break;
-      case 'f': c = '\f'; break;
-      case '"': case '\\': case '/': c = *p->at; break;
-      default: p->error = "unsupported escape in a string"; free(s); return NULL;
+      case 'n':
+        c = '\n';
+        break;
+      case 't':
+        c = '\t';
+        break;
+      case 'r':
+        c = '\r';
+        break;
+      case 'b':
+        c = '\b';
+        break;
+      case 'f':
+        c = '\f';
+        break;
+      case '"':
+      case '\\':
+      case '/':
+        c = *p->at;
+        break;
+      default:
+        p->error = "unsupported escape in a string";
+        free(s);
+        return NULL;
       }
     }
     if (length + 2 > capacity)
@@ -362,8 +379,8 @@ static int runLaunch(const Runtime *rt, const Json *launch) {
           goto done;
         }
         const Json *readOnly = member(arg, "read_only");
-        cl_mem_flags flags = (readOnly && readOnly->boolean ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) |
-                             CL_MEM_COPY_HOST_PTR;
+        cl_mem_flags flags =
+            (readOnly && readOnly->boolean ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE) | CL_MEM_COPY_HOST_PTR;
         buffers[i] = clCreateBuffer(rt->context, flags, bytes, data, &err);
         free(data);
         if (err != CL_SUCCESS) {

@@ -13,7 +13,6 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
 #include <CL/cl_icd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

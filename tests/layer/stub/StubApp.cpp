@@ -17,7 +17,6 @@
 #include "StubCalls_generated.h"
 
 #include <CL/cl.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,7 +36,8 @@ template <typename R, typename... A, std::size_t I> struct ArgOf<R(CL_API_CALL *
 };
 template <typename F, std::size_t I> using Arg = typename ArgOf<F, I>::type;
 
-template <typename T> constexpr bool isHandle =
+template <typename T>
+constexpr bool isHandle =
     std::is_same_v<T, cl_platform_id> || std::is_same_v<T, cl_device_id> || std::is_same_v<T, cl_context> ||
     std::is_same_v<T, cl_command_queue> || std::is_same_v<T, cl_mem> || std::is_same_v<T, cl_program> ||
     std::is_same_v<T, cl_kernel> || std::is_same_v<T, cl_event> || std::is_same_v<T, cl_sampler>;
@@ -93,15 +93,24 @@ public:
   static void CL_CALLBACK eventCallback(cl_event, cl_int, void *) { ++callbacks; }
 
   template <typename T> T handle(int i) {
-    if constexpr (std::is_same_v<T, cl_platform_id>) return platform;
-    else if constexpr (std::is_same_v<T, cl_device_id>) return device;
-    else if constexpr (std::is_same_v<T, cl_context>) return context;
-    else if constexpr (std::is_same_v<T, cl_command_queue>) return queue;
-    else if constexpr (std::is_same_v<T, cl_mem>) return buffer;
-    else if constexpr (std::is_same_v<T, cl_program>) return program;
-    else if constexpr (std::is_same_v<T, cl_kernel>) return kernel;
-    else if constexpr (std::is_same_v<T, cl_sampler>) return sampler;
-    else return events[i % 2];
+    if constexpr (std::is_same_v<T, cl_platform_id>)
+      return platform;
+    else if constexpr (std::is_same_v<T, cl_device_id>)
+      return device;
+    else if constexpr (std::is_same_v<T, cl_context>)
+      return context;
+    else if constexpr (std::is_same_v<T, cl_command_queue>)
+      return queue;
+    else if constexpr (std::is_same_v<T, cl_mem>)
+      return buffer;
+    else if constexpr (std::is_same_v<T, cl_program>)
+      return program;
+    else if constexpr (std::is_same_v<T, cl_kernel>)
+      return kernel;
+    else if constexpr (std::is_same_v<T, cl_sampler>)
+      return sampler;
+    else
+      return events[i % 2];
   }
 
   /// A distinct address inside the app's scratch memory (host pointers, user data, never-called callbacks).
@@ -258,13 +267,15 @@ bool setUp(App &app) {
     return false;
   cl_int err = CL_SUCCESS;
   CALL(clGetDeviceIDs, app.platform, CL_DEVICE_TYPE_ALL, 1, &app.device, nullptr);
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(app.platform), 0};
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(app.platform),
+                                   0};
   app.context = CALL(clCreateContext, props, 1, &app.device, nullptr, nullptr, &err);
   app.queue = CALL(clCreateCommandQueue, app.context, app.device, 0, &err);
   static int init[16];
   for (int i = 0; i < 16; ++i)
     init[i] = 1000 + 3 * i;
-  app.buffer = CALL(clCreateBuffer, app.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &err);
+  app.buffer =
+      CALL(clCreateBuffer, app.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &err);
   const char *source = kSource;
   app.program = CALL(clCreateProgramWithSource, app.context, 1, &source, nullptr, &err);
   CALL(clBuildProgram, app.program, 1, &app.device, "-DSTUB_SETUP=1", nullptr, nullptr);
@@ -280,7 +291,8 @@ bool setUp(App &app) {
   CALL(clRetainMemObject, app.buffer);
   CALL(clRetainCommandQueue, app.queue);
   cl_int scale = 0x5A5A;
-  app.check(CALL(clSetKernelArg, app.kernel, 0, sizeof(cl_mem), &app.buffer) == CL_SUCCESS, "clSetKernelArg 0");
+  app.check(CALL(clSetKernelArg, app.kernel, 0, sizeof(cl_mem), &app.buffer) == CL_SUCCESS,
+            "clSetKernelArg 0");
   app.check(CALL(clSetKernelArg, app.kernel, 1, sizeof scale, &scale) == CL_SUCCESS, "clSetKernelArg 1");
   app.check(CALL(clSetKernelArg, app.kernel, 2, 32, nullptr) == CL_SUCCESS, "clSetKernelArg 2 (local)");
   size_t global[] = {16}, local[] = {4};

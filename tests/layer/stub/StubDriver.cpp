@@ -1,12 +1,13 @@
 //===- StubDriver.cpp - An OpenCL ICD that logs every call it receives -===//
 //
-// The stub driver of the Khronos ICD loader's test suite, for clcapture: a complete ICD (clIcdGetPlatformIDsKHR,
-// clGetExtensionFunctionAddress, clGetPlatformInfo answering cl_khr_icd and its suffix) whose every
-// dispatch-table entry (generated: StubEntries_generated.inc) appends one line to $CLCAPTURE_STUB_LOG: the
-// entry, every argument as received, then what it gave back. It answers the few queries a loader and the
-// capture engine need (platform, device, queue, kernel and kernel-argument facts; buffer reads; event
-// callbacks) and fills every other out-parameter with distinctive values; each call returns CL_SUCCESS unless
-// the app scripted an error for it (clStubScriptCLCSTUB, reached through clGetExtensionFunctionAddress).
+// The stub driver of the Khronos ICD loader's test suite, for clcapture: a complete ICD
+// (clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress, clGetPlatformInfo answering cl_khr_icd and its
+// suffix) whose every dispatch-table entry (generated: StubEntries_generated.inc) appends one line to
+// $CLCAPTURE_STUB_LOG: the entry, every argument as received, then what it gave back. It answers the few
+// queries a loader and the capture engine need (platform, device, queue, kernel and kernel-argument facts;
+// buffer reads; event callbacks) and fills every other out-parameter with distinctive values; each call
+// returns CL_SUCCESS unless the app scripted an error for it (clStubScriptCLCSTUB, reached through
+// clGetExtensionFunctionAddress).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +53,8 @@ std::mutex g_mutex;
 unsigned g_serial = 0;
 std::map<std::string, std::vector<cl_int>> g_scripted;
 
-template <typename T> constexpr bool isHandle =
+template <typename T>
+constexpr bool isHandle =
     std::is_same_v<T, cl_platform_id> || std::is_same_v<T, cl_device_id> || std::is_same_v<T, cl_context> ||
     std::is_same_v<T, cl_command_queue> || std::is_same_v<T, cl_mem> || std::is_same_v<T, cl_program> ||
     std::is_same_v<T, cl_kernel> || std::is_same_v<T, cl_event> || std::is_same_v<T, cl_sampler>;
@@ -136,7 +138,8 @@ void answerString(const char *s, std::size_t param_value_size, void *param_value
   answerWith(s, std::strlen(s) + 1, param_value_size, param_value, size_ret);
 }
 
-template <typename T> void answerValue(T v, std::size_t param_value_size, void *param_value, std::size_t *size_ret) {
+template <typename T>
+void answerValue(T v, std::size_t param_value_size, void *param_value, std::size_t *size_ret) {
   answerWith(&v, sizeof v, param_value_size, param_value, size_ret);
 }
 
@@ -149,13 +152,26 @@ void answer_clGetPlatformInfo(cl_int, cl_platform_id, cl_platform_info param_nam
                               void *param_value, size_t *param_value_size_ret) {
   const char *s = nullptr;
   switch (param_name) {
-  case CL_PLATFORM_PROFILE: s = "FULL_PROFILE"; break;
-  case CL_PLATFORM_VERSION: s = "OpenCL 3.0 clcapture-stub"; break;
-  case CL_PLATFORM_NAME: s = "clcapture stub"; break;
-  case CL_PLATFORM_VENDOR: s = "clcapture"; break;
-  case CL_PLATFORM_EXTENSIONS: s = "cl_khr_icd"; break;
-  case CL_PLATFORM_ICD_SUFFIX_KHR: s = "CLCSTUB"; break;
-  default: return;
+  case CL_PLATFORM_PROFILE:
+    s = "FULL_PROFILE";
+    break;
+  case CL_PLATFORM_VERSION:
+    s = "OpenCL 3.0 clcapture-stub";
+    break;
+  case CL_PLATFORM_NAME:
+    s = "clcapture stub";
+    break;
+  case CL_PLATFORM_VENDOR:
+    s = "clcapture";
+    break;
+  case CL_PLATFORM_EXTENSIONS:
+    s = "cl_khr_icd";
+    break;
+  case CL_PLATFORM_ICD_SUFFIX_KHR:
+    s = "CLCSTUB";
+    break;
+  default:
+    return;
   }
   answerString(s, param_value_size, param_value, param_value_size_ret);
 }
@@ -171,24 +187,36 @@ void answer_clGetDeviceIDs(cl_int, cl_platform_id, cl_device_type, cl_uint num_e
 void answer_clGetDeviceInfo(cl_int, cl_device_id, cl_device_info param_name, size_t param_value_size,
                             void *param_value, size_t *param_value_size_ret) {
   switch (param_name) {
-  case CL_DEVICE_NAME: return answerString("clcapture stub device", param_value_size, param_value, param_value_size_ret);
-  case CL_DEVICE_VENDOR: return answerString("clcapture", param_value_size, param_value, param_value_size_ret);
-  case CL_DEVICE_VERSION: return answerString("OpenCL 3.0 stub", param_value_size, param_value, param_value_size_ret);
-  case CL_DRIVER_VERSION: return answerString("1.0", param_value_size, param_value, param_value_size_ret);
-  case CL_DEVICE_ADDRESS_BITS: return answerValue(cl_uint{64}, param_value_size, param_value, param_value_size_ret);
-  case CL_DEVICE_ENDIAN_LITTLE: return answerValue(cl_bool{CL_TRUE}, param_value_size, param_value, param_value_size_ret);
-  default: return;
+  case CL_DEVICE_NAME:
+    return answerString("clcapture stub device", param_value_size, param_value, param_value_size_ret);
+  case CL_DEVICE_VENDOR:
+    return answerString("clcapture", param_value_size, param_value, param_value_size_ret);
+  case CL_DEVICE_VERSION:
+    return answerString("OpenCL 3.0 stub", param_value_size, param_value, param_value_size_ret);
+  case CL_DRIVER_VERSION:
+    return answerString("1.0", param_value_size, param_value, param_value_size_ret);
+  case CL_DEVICE_ADDRESS_BITS:
+    return answerValue(cl_uint{64}, param_value_size, param_value, param_value_size_ret);
+  case CL_DEVICE_ENDIAN_LITTLE:
+    return answerValue(cl_bool{CL_TRUE}, param_value_size, param_value, param_value_size_ret);
+  default:
+    return;
   }
 }
 
 void answer_clGetCommandQueueInfo(cl_int, cl_command_queue, cl_command_queue_info param_name,
                                   size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
   switch (param_name) {
-  case CL_QUEUE_DEVICE: return answerValue(static_cast<cl_device_id>(&g_device), param_value_size, param_value, param_value_size_ret);
+  case CL_QUEUE_DEVICE:
+    return answerValue(static_cast<cl_device_id>(&g_device), param_value_size, param_value,
+                       param_value_size_ret);
   // In order: the capture engine then adds no waits of its own to a launch's wait list.
-  case CL_QUEUE_PROPERTIES: return answerValue(cl_command_queue_properties{0}, param_value_size, param_value, param_value_size_ret);
-  case CL_QUEUE_REFERENCE_COUNT: return answerValue(cl_uint{1}, param_value_size, param_value, param_value_size_ret);
-  default: return;
+  case CL_QUEUE_PROPERTIES:
+    return answerValue(cl_command_queue_properties{0}, param_value_size, param_value, param_value_size_ret);
+  case CL_QUEUE_REFERENCE_COUNT:
+    return answerValue(cl_uint{1}, param_value_size, param_value, param_value_size_ret);
+  default:
+    return;
   }
 }
 
@@ -241,7 +269,8 @@ void answer_clEnqueueReadBuffer(cl_int, cl_command_queue, cl_mem buffer, cl_bool
 cl_mem answerRet_clCreateBuffer(cl_mem ret, cl_context, cl_mem_flags flags, size_t size, void *host_ptr,
                                 cl_int *) {
   if (ret && host_ptr && (flags & CL_MEM_COPY_HOST_PTR) && size <= 4096)
-    ret->contents.assign(static_cast<unsigned char *>(host_ptr), static_cast<unsigned char *>(host_ptr) + size);
+    ret->contents.assign(static_cast<unsigned char *>(host_ptr),
+                         static_cast<unsigned char *>(host_ptr) + size);
   return ret;
 }
 
@@ -284,7 +313,7 @@ void CL_API_CALL scriptNext(const char *entry, cl_int code) {
 } // namespace stub
 
 STUB_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
-                                                     cl_uint *num_platforms) {
+                                                      cl_uint *num_platforms) {
   static std::once_flag once;
   std::call_once(once, [] { stub::fillDispatch(g_table); });
   stub::Line in("clIcdGetPlatformIDsKHR");
@@ -294,7 +323,9 @@ STUB_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_pl
   if (num_platforms)
     *num_platforms = 1;
   stub::Line out;
-  out.value("ret", CL_SUCCESS).array("platforms", platforms, platforms ? 1 : 0).deref("num_platforms", num_platforms);
+  out.value("ret", CL_SUCCESS)
+      .array("platforms", platforms, platforms ? 1 : 0)
+      .deref("num_platforms", num_platforms);
   stub::record(in.str(), out.str());
   return CL_SUCCESS;
 }
@@ -304,7 +335,8 @@ STUB_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_nam
 }
 
 STUB_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
-                                                size_t param_value_size, void *param_value,
-                                                size_t *param_value_size_ret) {
-  return stub::stub_clGetPlatformInfo(platform, param_name, param_value_size, param_value, param_value_size_ret);
+                                                 size_t param_value_size, void *param_value,
+                                                 size_t *param_value_size_ret) {
+  return stub::stub_clGetPlatformInfo(platform, param_name, param_value_size, param_value,
+                                      param_value_size_ret);
 }

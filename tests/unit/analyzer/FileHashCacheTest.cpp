@@ -4,10 +4,9 @@
 // a change; a damaged line of the store is ignored and the store rewritten; a file changed too recently is
 // not stored; without a store nothing is kept.
 
-#include "clcapture/verify/InstantiationKey.h"
-
 #include "TestSupport.h"
 #include "clcapture/format/BlobStore.h"
+#include "clcapture/verify/InstantiationKey.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

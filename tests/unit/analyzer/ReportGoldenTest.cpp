@@ -78,8 +78,9 @@ TEST_CASE("text report: GPUVerify-style race lines and a summary", "[report]") {
   CHECK_THAT(text, Catch::Contains("instantiation 6: k in run/kernels/k-copy.cl: defects (same as #1)\n"));
   CHECK_THAT(text, Catch::Contains("run/kernels/fill-77.cl:4:13: warning: possible benign write-write race"));
   // A witness that chose values the capture leaves open names them at the end of its message.
-  CHECK_THAT(text, Catch::Contains("run/kernels/strided-5d.cl:3:19: error: possible write-write race on a[0] with "
-                                   "stride = 0, bias = -1 and local size (16, 1, 1) (global memory, bytes 0..3):\n"));
+  CHECK_THAT(text, Catch::Contains(
+                       "run/kernels/strided-5d.cl:3:19: error: possible write-write race on a[0] with "
+                       "stride = 0, bias = -1 and local size (16, 1, 1) (global memory, bytes 0..3):\n"));
   CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 8 instantiations: 2 verified, 4 defects, 1 unknown, "
                                    "1 error\n"));
 }

@@ -149,10 +149,10 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   openRace.bytes = {0, 3};
   openRace.values = {{"stride", "0"}, {"bias", "-1"}};
   openRace.localSize = std::array<std::uint64_t, 3>{16, 1, 1};
-  openRace.accesses = {access(AccessKind::Write, {1, 0, 0}, {1, 0, 0}, {0, 0, 0}, "kernels/strided-5d.cl", 3, 19,
-                              "a[i * stride] = i + bias;"),
-                       access(AccessKind::Write, {16, 0, 0}, {0, 0, 0}, {1, 0, 0}, "kernels/strided-5d.cl", 3, 19,
-                              "a[i * stride] = i + bias;")};
+  openRace.accesses = {access(AccessKind::Write, {1, 0, 0}, {1, 0, 0}, {0, 0, 0}, "kernels/strided-5d.cl", 3,
+                              19, "a[i * stride] = i + bias;"),
+                       access(AccessKind::Write, {16, 0, 0}, {0, 0, 0}, {1, 0, 0}, "kernels/strided-5d.cl", 3,
+                              19, "a[i * stride] = i + bias;")};
   open.findings = {openRace};
 
   for (auto &r : results)

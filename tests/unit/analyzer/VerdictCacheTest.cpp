@@ -12,8 +12,8 @@
 #include "clcapture/verify/VerifyOptions.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace clcapture;
@@ -53,8 +53,12 @@ std::vector<report::Finding> findings() {
   race.array = "tmp";
   race.index = {3, 1};
   race.bytes = {12, 15};
-  race.accesses[0] = {report::AccessKind::Read, {{{1, 2, 3}}, {{1, 0, 0}}, {{0, 2, 3}}}, {"kernels/k.cl", 1, 44}, "a[i] = n;"};
-  race.accesses[1] = {report::AccessKind::Write, {{{5, 0, 0}}, {{5, 0, 0}}, {{0, 0, 0}}}, {"kernels/k.cl", 1, 50}, "x"};
+  race.accesses[0] = {report::AccessKind::Read,
+                      {{{1, 2, 3}}, {{1, 0, 0}}, {{0, 2, 3}}},
+                      {"kernels/k.cl", 1, 44},
+                      "a[i] = n;"};
+  race.accesses[1] = {
+      report::AccessKind::Write, {{{5, 0, 0}}, {{5, 0, 0}}, {{0, 0, 0}}}, {"kernels/k.cl", 1, 50}, "x"};
   race.message = "possible read-write race on tmp[3][1]";
   report::Finding divergence;
   divergence.kind = report::FindingKind::BarrierDivergence;
@@ -96,7 +100,8 @@ struct Folder {
 };
 
 /// The report without the times, which differ between runs.
-Json reportOf(const verify::VerifyOptions &options, pipeline::InstantiationAnalyzer &analyzer, int *exit = nullptr) {
+Json reportOf(const verify::VerifyOptions &options, pipeline::InstantiationAnalyzer &analyzer,
+              int *exit = nullptr) {
   std::ostringstream out, err;
   int code = verify::runVerify(options, analyzer, out, err);
   if (exit)
@@ -153,7 +158,8 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   CHECK(back->findings.size() == 2);
   CHECK(back->findings[0].values.empty());
   CHECK_FALSE(back->findings[0].localSize.has_value());
-  CHECK(back->findings[1].values == std::vector<report::WitnessValue>{{"stride", "0"}, {"scale", "(int2)(1, -2)"}});
+  CHECK(back->findings[1].values ==
+        std::vector<report::WitnessValue>{{"stride", "0"}, {"scale", "(int2)(1, -2)"}});
   CHECK(back->findings[1].localSize == std::array<std::uint64_t, 3>{16, 1, 1});
   CHECK(back->findings[0].accesses[0].workItem.groupId == std::array<std::uint64_t, 3>{0, 2, 3});
   CHECK(back->findings[0].index == std::vector<std::uint64_t>{3, 1});
@@ -255,7 +261,8 @@ TEST_CASE("verdict cache: a time-limited result is reused only under a limit no 
   CHECK(fake.calls() == 2);
 }
 
-TEST_CASE("verdict cache: off with --no-cache, while dumping, and for an analysis without identity", "[cache]") {
+TEST_CASE("verdict cache: off with --no-cache, while dumping, and for an analysis without identity",
+          "[cache]") {
   Folder f({launch("0x00000001")});
   FakeAnalyzer anonymous(racy);
   anonymous.setIdentity("");
@@ -313,7 +320,8 @@ TEST_CASE("verdict cache: the folder is kept under its bound, least recently use
 TEST_CASE("verdict cache: an entry is reused only while every header it read has its hash", "[cache]") {
   TempDir dir;
   std::map<std::string, std::string> contents{{"kernels/a.h", "one"}, {"/abs/b.h", "two"}};
-  verify::VerdictCache cache(dir / "v", "fake 1", [&](const std::string &header) { return contents[header]; });
+  verify::VerdictCache cache(dir / "v", "fake 1",
+                             [&](const std::string &header) { return contents[header]; });
   InstantiationResult r;
   r.verdict = Verdict::Verified;
   r.headersRead = {"kernels/a.h", "/abs/b.h"};

@@ -128,7 +128,8 @@ bool opened(const pipeline::AnalysisRequest &r) {
 
 TEST_CASE("identical instantiations are analysed once and the result copied", "[dedupe]") {
   Instantiation withOffset = launch();
-  withOffset.globalOffset = format::Dims{0}; // an all-zero offset is the same launch as none (docs/contract.md §3)
+  withOffset.globalOffset =
+      format::Dims{0}; // an all-zero offset is the same launch as none (docs/contract.md §3)
   CaptureFolder capture(
       {launch(), withOffset, launch("0x00000001", "kernels/k-copy.cl"), launch("0x00000002")});
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
@@ -460,8 +461,9 @@ TEST_CASE("progress: on a terminal a line rewritten in place, only for several a
   options.progressOnTerminal = true;
   FakeAnalyzer analyzer;
   Outcome o = run(options, analyzer);
-  CHECK_THAT(o.err, Catch::Contains("\rclcapture-verify: 4 of 4 launches done (4 verified, 0 defects, 0 unknown, "
-                                    "0 error)"));
+  CHECK_THAT(o.err,
+             Catch::Contains("\rclcapture-verify: 4 of 4 launches done (4 verified, 0 defects, 0 unknown, "
+                             "0 error)"));
   CHECK(o.out.find('\r') == std::string::npos);
   options.only = {0, 1};
   FakeAnalyzer few;
@@ -478,7 +480,8 @@ public:
   /// Waits (up to a minute: a machine under any load prints long before) until the text contains `what`.
   bool waitFor(const std::string &what) {
     std::unique_lock<std::mutex> lock(m_mutex);
-    return m_changed.wait_for(lock, std::chrono::minutes(1), [&] { return m_text.find(what) != std::string::npos; });
+    return m_changed.wait_for(lock, std::chrono::minutes(1),
+                              [&] { return m_text.find(what) != std::string::npos; });
   }
   std::string text() {
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -575,16 +578,20 @@ TEST_CASE("parametric: launches that differ only in values are proven once with 
     CHECK(r["parametric"]["launches"] == 4);
   }
   CHECK(report["results"][3]["same_as"] == 0);
-  Outcome text = run([&] {
-    verify::VerifyOptions t = capture.options(verify::ReportFormat::Text);
-    t.parametric = true;
-    return t;
-  }(), analyzer);
-  CHECK_THAT(text.out, Catch::Contains("verified (for every value of `argument 1` and the bytes of `argument 0`: "
-                                       "one proof for 4 launches)"));
+  Outcome text = run(
+      [&] {
+        verify::VerifyOptions t = capture.options(verify::ReportFormat::Text);
+        t.parametric = true;
+        return t;
+      }(),
+      analyzer);
+  CHECK_THAT(text.out,
+             Catch::Contains("verified (for every value of `argument 1` and the bytes of `argument 0`: "
+                             "one proof for 4 launches)"));
 }
 
-TEST_CASE("parametric: a proof that fails falls back to each launch's own analysis and witness", "[parametric]") {
+TEST_CASE("parametric: a proof that fails falls back to each launch's own analysis and witness",
+          "[parametric]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
   // Races only for n = 2, so the open analysis finds a race (for some n) and each launch is analysed alone.
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
@@ -637,8 +644,8 @@ TEST_CASE("parametric: an unknown or a benign finding is no proof, and --no-para
 
 TEST_CASE("parametric: the group's attempt stops at its own budget, then the members are analysed alone",
           "[parametric]") {
-  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004"),
-                         launch("0x00000005")});
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"),
+                         launch("0x00000004"), launch("0x00000005")});
   std::vector<double> attemptLimits;
   FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
     if (!opened(r))
@@ -671,10 +678,11 @@ TEST_CASE("parametric: the group's attempt stops at its own budget, then the mem
   CHECK(cheap.calls() == 5);
 }
 
-TEST_CASE("run budget: a kernel whose launches run into the limit gives up, the report counts those cut short",
-          "[budget]") {
-  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"), launch("0x00000004"),
-                         launch("0x00000005")});
+TEST_CASE(
+    "run budget: a kernel whose launches run into the limit gives up, the report counts those cut short",
+    "[budget]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003"),
+                         launch("0x00000004"), launch("0x00000005")});
   auto timesOut = [](const pipeline::AnalysisRequest &) {
     return verdict(Verdict::Unknown, "timed out after 2 queries", report::ErrorKind::Timeout);
   };
@@ -686,11 +694,13 @@ TEST_CASE("run budget: a kernel whose launches run into the limit gives up, the 
   Json report = o.json();
   CHECK(report["summary"]["unknown"] == 5);
   CHECK(report["summary"]["cut_short"] == 5 - verify::kDefaultGiveUpAfter);
-  CHECK(report["results"][4]["reason"] == "not analysed: 2 earlier launches of k (kernels/k.cl) ran into the 300 s "
-                                          "limit (--give-up-after=0 analyses every launch)");
+  CHECK(report["results"][4]["reason"] ==
+        "not analysed: 2 earlier launches of k (kernels/k.cl) ran into the 300 s "
+        "limit (--give-up-after=0 analyses every launch)");
   Outcome text = run(capture.options(verify::ReportFormat::Text), analyzer);
-  CHECK_THAT(text.out, Catch::Contains("0 verified, 0 defects, 5 unknown, 0 error (3 unknown cut short by the run's "
-                                       "time limits)"));
+  CHECK_THAT(text.out,
+             Catch::Contains("0 verified, 0 defects, 5 unknown, 0 error (3 unknown cut short by the run's "
+                             "time limits)"));
   options.giveUpAfter = 0;
   FakeAnalyzer every(timesOut);
   Json all = run(options, every).json();
@@ -713,13 +723,16 @@ TEST_CASE("run budget: after --total-timeout no analysis starts", "[budget]") {
 
 TEST_CASE("the JSON summary says where the time went, per kernel", "[budget]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002", "kernels/k-copy.cl")});
-  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &) { return costing10s(verdict(Verdict::Verified)); });
+  FakeAnalyzer analyzer(
+      [](const pipeline::AnalysisRequest &) { return costing10s(verdict(Verdict::Verified)); });
   Json report = run(capture.options(), analyzer).json();
-  CHECK(report["summary"]["seconds_by_kernel"] == Json{{"k (kernels/k-copy.cl)", 10.0}, {"k (kernels/k.cl)", 10.0}});
+  CHECK(report["summary"]["seconds_by_kernel"] ==
+        Json{{"k (kernels/k-copy.cl)", 10.0}, {"k (kernels/k.cl)", 10.0}});
 }
 
 TEST_CASE("parametric: a first launch that runs out of time still lets the group be attempted, and the proof "
-          "covers it too", "[parametric]") {
+          "covers it too",
+          "[parametric]") {
   CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
   // Concrete data makes each launch hard (its analysis runs out of time); the open values are easy.
   FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {

@@ -2,12 +2,11 @@
 // the recorder's packing (de-duplication, SIGKILL).
 #include "clcapture/format/CaptureBlobs.h"
 
+#include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/BlobStore.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureRecorder.h"
-
-#include "ErrorMessages.h"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -23,7 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string errorsOf(const CaptureSet &set) { return clcapture::test::errorText(set.diagnostics); }
+std::string errorsOf(const CaptureSet &set) {
+  return clcapture::test::errorText(set.diagnostics);
+}
 
 /// DIR/data/<name>.pack holding `blobs`.
 void writePack(const TempDir &dir, const std::string &name, const std::vector<std::string> &blobs) {
@@ -288,7 +289,8 @@ TEST_CASE("recorder: SIGKILL while packing leaves every recorded launch's bytes 
   }
 }
 
-TEST_CASE("recorder: what packing remembers is bounded, and what it forgets is stored again", "[recorder][pack]") {
+TEST_CASE("recorder: what packing remembers is bounded, and what it forgets is stored again",
+          "[recorder][pack]") {
   TempDir dir;
   auto rec = CaptureRecorder::create(dir / "cap", header());
   REQUIRE(rec);

@@ -122,8 +122,9 @@ TEST_CASE("recorder: an invalid instantiation is refused and nothing is written"
   inst.entryPoint = "k";
   auto r = (*rec)->append(inst, LaunchFacts{});
   REQUIRE_FALSE(r);
-  CHECK(r.error() == "refusing to record an invalid instantiation: captures.json: instantiation 0: kernel_file: "
-                     "path \"../outside.cl\" escapes the capture folder (\"..\" component)");
+  CHECK(r.error() ==
+        "refusing to record an invalid instantiation: captures.json: instantiation 0: kernel_file: "
+        "path \"../outside.cl\" escapes the capture folder (\"..\" component)");
   CHECK(loadCapture(dir / "captures.json").captures.recordCount == 0);
   CHECK(recordLaunch(**rec, 0) == 0); // the index was not used up
 }

@@ -82,9 +82,12 @@ TEST_CASE("gpuverify form: an offset of [0, 2] is not in captures.json, the side
   // The writer alone: no global_offset key at all.
   std::string text = serializeCaptures({inst});
   CHECK(text.find("global_offset") == std::string::npos);
-  CHECK(Json::parse(text)[0] == Json{{"language", "OpenCL"},    {"endianness", "little"},
-                                     {"kernel_file", "kernels/k.cl"}, {"local_size", {16, 1}},
-                                     {"global_size", {16, 4}},  {"entry_point", "k"}});
+  CHECK(Json::parse(text)[0] == Json{{"language", "OpenCL"},
+                                     {"endianness", "little"},
+                                     {"kernel_file", "kernels/k.cl"},
+                                     {"local_size", {16, 1}},
+                                     {"global_size", {16, 4}},
+                                     {"entry_point", "k"}});
   CHECK_FALSE(gpuverifyForm(inst).globalOffset);
   LaunchFacts facts = factsOf(0);
   keepExactFacts(inst, facts);
@@ -142,9 +145,9 @@ TEST_CASE("gpuverify form: a local size that does not divide the global size is 
 TEST_CASE("gpuverify form: a 0-byte array has no size in captures.json, the sidecar's size is 0",
           "[gpuverify][writer][reader]") {
   Instantiation inst = launchOf(Dims{64});
-  inst.kernelArguments = std::vector<KernelArgument>{
-      ArrayArgument{64, AddressSpace::Global, std::nullopt, std::nullopt},
-      ArrayArgument{0, AddressSpace::Global, std::nullopt, std::nullopt}};
+  inst.kernelArguments =
+      std::vector<KernelArgument>{ArrayArgument{64, AddressSpace::Global, std::nullopt, std::nullopt},
+                                  ArrayArgument{0, AddressSpace::Global, std::nullopt, std::nullopt}};
   RecordedCapture c;
   record(c, {inst});
   CHECK(c.captures[0]["kernel_arguments"][0]["size"] == 64);
@@ -161,8 +164,8 @@ TEST_CASE("gpuverify form: a 0-byte array has no size in captures.json, the side
 TEST_CASE("gpuverify form: numbers beyond Python 2's int are left out or refused", "[gpuverify][writer]") {
   Instantiation inst = launchOf(Dims{64});
   inst.globalOffset = Dims{kBeyondPython2Int};
-  inst.kernelArguments =
-      std::vector<KernelArgument>{ArrayArgument{kBeyondPython2Int, AddressSpace::Global, std::nullopt, std::nullopt}};
+  inst.kernelArguments = std::vector<KernelArgument>{
+      ArrayArgument{kBeyondPython2Int, AddressSpace::Global, std::nullopt, std::nullopt}};
   inst.hostApiCalls = std::vector<HostApiCall>{{"clEnqueueNDRangeKernel", "host.c", kBeyondPython2Int}};
   Instantiation form = gpuverifyForm(inst);
   CHECK_FALSE(form.globalOffset);
@@ -201,10 +204,10 @@ TEST_CASE("gpuverify form: scalars start with lower-case 0x and readers also tak
 
 TEST_CASE("gpuverify form: host API calls without a file or a line > 0 are left out", "[gpuverify][writer]") {
   Instantiation inst = launchOf(Dims{64});
-  inst.hostApiCalls = std::vector<HostApiCall>{{"clBuildProgram", "", 12},
-                                               {"clSetKernelArg", "host.c", 0},
-                                               {"clEnqueueNDRangeKernel", "host.c", 40}};
-  CHECK(gpuverifyForm(inst).hostApiCalls == std::vector<HostApiCall>{{"clEnqueueNDRangeKernel", "host.c", 40}});
+  inst.hostApiCalls = std::vector<HostApiCall>{
+      {"clBuildProgram", "", 12}, {"clSetKernelArg", "host.c", 0}, {"clEnqueueNDRangeKernel", "host.c", 40}};
+  CHECK(gpuverifyForm(inst).hostApiCalls ==
+        std::vector<HostApiCall>{{"clEnqueueNDRangeKernel", "host.c", 40}});
   // The recorder used to refuse such a launch as invalid: now it is written without those calls.
   RecordedCapture c;
   record(c, {inst});
@@ -229,7 +232,8 @@ TEST_CASE("gpuverify form: compiler flags never end in a lone -D or -I", "[gpuve
 TEST_CASE("gpuverify form: the sidecar and captures.json must agree", "[gpuverify][reader]") {
   Instantiation inst = launchOf(Dims{16, 4});
   inst.globalOffset = Dims{1, 2};
-  inst.kernelArguments = std::vector<KernelArgument>{ArrayArgument{8, AddressSpace::Global, std::nullopt, std::nullopt}};
+  inst.kernelArguments =
+      std::vector<KernelArgument>{ArrayArgument{8, AddressSpace::Global, std::nullopt, std::nullopt}};
   LaunchFacts facts = factsOf(0);
   facts.globalOffset = Dims{3, 4};
   facts.localSize = Dims{5};
@@ -263,8 +267,9 @@ TEST_CASE("gpuverify form: the sidecar and captures.json must agree", "[gpuverif
   REQUIRE(writeSidecarFile(dir / "captures.meta.json", s));
   Capture c = loadCapture(dir / "captures.json");
   CHECK(errorMessages(c.diagnostics) ==
-        std::vector<std::string>{(dir / "captures.meta.json").string() +
-                                 ": launches[0].global_offset: is [0, 2] but captures.json's global_offset is [1, 2]"});
+        std::vector<std::string>{
+            (dir / "captures.meta.json").string() +
+            ": launches[0].global_offset: is [0, 2] but captures.json's global_offset is [1, 2]"});
 }
 
 TEST_CASE("gpuverify form: a sidecar of version 1 (no exact facts) still loads", "[gpuverify][reader]") {

@@ -1,8 +1,7 @@
 // The reader on valid input: the hand-written sample capture, lenient mode, file checks.
+#include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
-
-#include "ErrorMessages.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +13,9 @@ namespace {
 const std::filesystem::path kHandwritten =
     std::filesystem::path(CLCAPTURE_TEST_DATA_DIR) / "captures/handwritten";
 
-std::string errorsOf(const CaptureSet &set) { return clcapture::test::errorText(set.diagnostics); }
+std::string errorsOf(const CaptureSet &set) {
+  return clcapture::test::errorText(set.diagnostics);
+}
 } // namespace
 
 TEST_CASE("reader: the hand-written sample loads with every field typed", "[reader]") {

@@ -1,12 +1,13 @@
 // Sidecar repeat entries (format 3): what the writer says for each launch, that the reader gets every launch
 // back whole, bounded slots, malformed repeats rejected, and captures.json's host_api_calls put back.
+#include "clcapture/format/SidecarRepeats.h"
+
 #include "ErrorMessages.h"
 #include "TestSupport.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureRecorder.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/ScalarCodec.h"
-#include "clcapture/format/SidecarRepeats.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -64,20 +65,21 @@ std::string withLaunches(const std::string &launchesJson) {
 
 } // namespace
 
-TEST_CASE("sidecar repeats: each launch reads back whole, and repeats say only what differs", "[sidecar][repeats]") {
+TEST_CASE("sidecar repeats: each launch reads back whole, and repeats say only what differs",
+          "[sidecar][repeats]") {
   std::vector<LaunchFacts> launches;
-  launches.push_back(launchOf(0));      // full, slot 0
-  launches.push_back(launchOf(1));      // the same facts: launch, instantiation, like
-  launches.push_back(launchOf(2));      // one argument differs: "same" for the other
+  launches.push_back(launchOf(0)); // full, slot 0
+  launches.push_back(launchOf(1)); // the same facts: launch, instantiation, like
+  launches.push_back(launchOf(2)); // one argument differs: "same" for the other
   launches.back().arguments[0].dataSkipped = "over the data budget";
   launches.push_back(launchOf(3, "other")); // another kernel: its own slot
-  launches.push_back(launchOf(4));      // compared with launch 2 (the slot's latest), not launch 0
+  launches.push_back(launchOf(4));          // compared with launch 2 (the slot's latest), not launch 0
   launches.back().arguments[0].dataSkipped = "over the data budget";
-  launches.push_back(launchOf(5));      // drops data_skipped (a key inside an argument: an argument entry)
-  launches.push_back(launchOf(6));      // drops a top-level key the slot has: a full entry
+  launches.push_back(launchOf(5)); // drops data_skipped (a key inside an argument: an argument entry)
+  launches.push_back(launchOf(6)); // drops a top-level key the slot has: a full entry
   launches.back().globalOffset = Dims{8};
   launches.push_back(launchOf(7));
-  launches.push_back(launchOf(8));      // different host calls: written out
+  launches.push_back(launchOf(8)); // different host calls: written out
   launches.back().hostCalls.pop_back();
   LaunchFacts notCaptured = launchOf(9);
   notCaptured.instantiation.reset();
@@ -159,8 +161,8 @@ TEST_CASE("sidecar repeats: malformed repeats are errors that name the entry", "
   CHECK(has(bigSlot, "expected a slot number below 65536"));
   auto both = errorsOf(withLaunches(R"({"launch": 0, "instantiation": 0, "like": 0, "slot": 0})"));
   CHECK(has(both, "either a full entry (slot) or a repeat (like)"));
-  auto sameCount =
-      errorsOf(withLaunches(full + ",\n" + R"({"launch": 1, "instantiation": 1, "like": 0, "arguments": ["same"]})"));
+  auto sameCount = errorsOf(
+      withLaunches(full + ",\n" + R"({"launch": 1, "instantiation": 1, "like": 0, "arguments": ["same"]})"));
   CHECK(has(sameCount, "launches[1].arguments[0]"));
   auto sameInFull = errorsOf(withLaunches(R"({"launch": 0, "instantiation": 0, "arguments": ["same"]})"));
   CHECK_FALSE(sameInFull.empty());

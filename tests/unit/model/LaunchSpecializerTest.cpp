@@ -1,12 +1,12 @@
 // Which loops specializeToLaunch unrolls: small ones, and large barrier loops only when the encoder's
 // shared-iteration form could not take them (ledger rows 28, 28a).
 #include "clcapture/model/LaunchSpecializer.h"
+
 #include "frontend/FrontendTestSupport.h"
 
+#include <fstream>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
-
-#include <fstream>
 #include <sstream>
 
 using namespace clcapture;
@@ -60,7 +60,8 @@ TEST_CASE("a large barrier loop the shared-iteration encoding refuses is unrolle
   // The barrier is in a branch of the body: iterations would span different numbers of intervals.
   std::string branch = tiles();
   std::string from = "    barrier(CLK_LOCAL_MEM_FENCE);\n  }";
-  branch.replace(branch.find(from), from.size(), "    if (y > 512)\n      barrier(CLK_LOCAL_MEM_FENCE);\n  }");
+  branch.replace(branch.find(from), from.size(),
+                 "    if (y > 512)\n      barrier(CLK_LOCAL_MEM_FENCE);\n  }");
   REQUIRE(branch != tiles());
   CHECK(loopsLeft(branch, "tiles") == 0);
 }

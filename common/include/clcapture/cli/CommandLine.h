@@ -1,10 +1,10 @@
 //===- CommandLine.h - Command-line conventions shared by the tools -*- C++ -*-===//
 //
 // clcapture-verify, clcapture-replay and the bug-report tools parse with CLI11 and agree on two things
-// (docs/contract.md §4): every command-line error exits 1 with one line naming the problem and the --help hint (CLI11's
-// own codes 105, 109, … are not ours), and instantiation index lists (--only 0,3,5) are plain decimal
-// numbers (CLI11 would wrap "-1" around to a huge index). Header-only, target clcapture::cli; never linked
-// into the capture layer.
+// (docs/contract.md §4): every command-line error exits 1 with one line naming the problem and the --help
+// hint (CLI11's own codes 105, 109, … are not ours), and instantiation index lists (--only 0,3,5) are plain
+// decimal numbers (CLI11 would wrap "-1" around to a huge index). Header-only, target clcapture::cli; never
+// linked into the capture layer.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -28,8 +28,8 @@ inline int commandLineError(const std::string &tool, const std::string &message,
 
 /// Parses; returns the exit code when the program should stop here (help, version: 0; an error: 1, after
 /// "TOOL: error: …" on `err`), nothing when it should go on.
-inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const *argv, const std::string &tool,
-                                      std::ostream &out, std::ostream &err) {
+inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const *argv,
+                                      const std::string &tool, std::ostream &out, std::ostream &err) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -47,8 +47,8 @@ inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const
 /// The values of an index-list option (`--only`) as indices; nothing, after "TOOL: error: …" on `err`, when
 /// one is not a plain decimal number.
 inline std::optional<std::vector<std::size_t>> parseIndices(const std::vector<std::string> &texts,
-                                                            const std::string &tool, const std::string &option,
-                                                            std::ostream &err) {
+                                                            const std::string &tool,
+                                                            const std::string &option, std::ostream &err) {
   std::vector<std::size_t> indices;
   for (const std::string &text : texts) {
     bool digits =

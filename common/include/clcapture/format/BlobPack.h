@@ -4,8 +4,8 @@
 // (creating an inode and a directory entry, write to a temporary, rename). Small blobs are therefore appended
 // to pack files, DIR/data/pack-<pid>-<n>.pack, one record per blob, by one process only (its writer thread),
 // each record with one write() on an O_APPEND descriptor. captures.json still names every blob
-// "data/<hash128>.bin" (the GPUVerify format is unchanged); CaptureBlobs.h resolves such a name from a pack when
-// no loose file has it.
+// "data/<hash128>.bin" (the GPUVerify format is unchanged); CaptureBlobs.h resolves such a name from a pack
+// when no loose file has it.
 //
 // A pack, all integers little-endian:
 //   header  "CLCPACK\0" (8 bytes), u32 version (kPackVersion)

@@ -1,9 +1,9 @@
 //===- BlobStore.h - Content-addressed files of a capture folder -*- C++ -*-===//
 //
-// docs/contract.md §3: buffer contents live in DIR/data/<hash>.bin and program sources in DIR/kernels/<entry>-<hash>.cl,
-// named by an xxHash (XXH3) of their bytes so identical contents are stored once. Files appear atomically
-// (written to a temporary name, then renamed), so a crash never leaves a half-written blob under its final
-// name.
+// docs/contract.md §3: buffer contents live in DIR/data/<hash>.bin and program sources in
+// DIR/kernels/<entry>-<hash>.cl, named by an xxHash (XXH3) of their bytes so identical contents are stored
+// once. Files appear atomically (written to a temporary name, then renamed), so a crash never leaves a
+// half-written blob under its final name.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

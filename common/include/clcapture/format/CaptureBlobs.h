@@ -1,11 +1,11 @@
 //===- CaptureBlobs.h - The files a capture names, loose or packed -*- C++ -*-===//
 //
-// captures.json and the sidecar name buffer contents "data/<hash128>.bin" (docs/contract.md §3). Such a blob is either
-// that loose file or a record in one of the folder's packs (BlobPack.h). Every reader of a capture's files
-// goes through here: the loose file first (a folder after `clcapture unpack`, a blob larger than
-// kPackMaxBlobBytes, a capture written without packs), else the packs' index, built once per folder on first
-// need and rebuilt only when a name is missing from it and the packs changed since (a capture still being
-// written). Any other name (kernels/…) is a loose file only.
+// captures.json and the sidecar name buffer contents "data/<hash128>.bin" (docs/contract.md §3). Such a blob
+// is either that loose file or a record in one of the folder's packs (BlobPack.h). Every reader of a
+// capture's files goes through here: the loose file first (a folder after `clcapture unpack`, a blob larger
+// than kPackMaxBlobBytes, a capture written without packs), else the packs' index, built once per folder on
+// first need and rebuilt only when a name is missing from it and the packs changed since (a capture still
+// being written). Any other name (kernels/…) is a loose file only.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,8 +1,9 @@
 //===- CaptureReader.h - Load and validate captures.json and its sidecar -*- C++ -*-===//
 //
-// The reader enforces the rules of GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) and docs/contract.md §3, and
-// reports every violation with its instantiation and key path. A file cut short by a crash (the app was
-// killed mid-append) is not an error: every record completed before the cut is recovered, with a warning.
+// The reader enforces the rules of GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) and
+// docs/contract.md §3, and reports every violation with its instantiation and key path. A file cut short by a
+// crash (the app was killed mid-append) is not an error: every record completed before the cut is recovered,
+// with a warning.
 //
 // This header is the reader's whole API: a capture folder (loadCapture, here), captures.json alone
 // (CapturesJsonReader.h), the sidecar alone (SidecarReader.h), and the validation they share with the

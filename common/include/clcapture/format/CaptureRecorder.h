@@ -74,8 +74,8 @@ private:
   std::unique_ptr<JsonArrayFile> m_captures;
   std::unique_ptr<JsonArrayFile> m_sidecar;
   std::uint64_t m_next = 0;
-  std::mutex m_packMutex;                   ///< guards m_pack and m_stored
-  std::unique_ptr<BlobPackWriter> m_pack;   ///< set while small blobs are packed
+  std::mutex m_packMutex;                 ///< guards m_pack and m_stored
+  std::unique_ptr<BlobPackWriter> m_pack; ///< set while small blobs are packed
   /// Content hashes (XXH3-128, high and low halves) of packed blobs known to be in the folder, while
   /// packing; cleared when it reaches kRememberedBlobs (~3 MiB).
   struct HashHalves {
@@ -88,7 +88,7 @@ private:
   std::unordered_set<HashHalves, HashOfHalves> m_stored;
   void rememberLocked(const std::string &name);
   SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
-  std::string m_failure; ///< set by the first failed write; every later append fails with it
+  std::string m_failure;    ///< set by the first failed write; every later append fails with it
 };
 
 } // namespace clcapture::format

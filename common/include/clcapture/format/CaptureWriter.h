@@ -20,8 +20,8 @@
 
 namespace clcapture::format {
 
-/// The record captures.json holds for `inst`: its GPUVerify form (gpuverifyForm), keys in GPUVerify's format order.
-/// (The sidecar's toJson overloads are SidecarJson.h's.)
+/// The record captures.json holds for `inst`: its GPUVerify form (gpuverifyForm), keys in GPUVerify's format
+/// order. (The sidecar's toJson overloads are SidecarJson.h's.)
 nlohmann::ordered_json toJson(const Instantiation &inst);
 
 /// One record as it appears inside the array (indented by `indent` spaces, no trailing newline).

@@ -1,13 +1,13 @@
 //===- GpuVerifyForm.h - What captures.json may say so GPUVerify loads it -*- C++ -*-===//
 //
 // GPUVerify's own loader (GPUVerifyScript/json_loader.py) rejects the whole file for one value it does not
-// take, even where GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) lets a launch have it: an offset
-// component of 0 (`[0, 2]`), a local size that does not divide the global size (OpenCL 2.0 non-uniform
-// work-groups), an array of 0 bytes, a number beyond Python 2's int, a scalar not starting with lower-case
-// `0x`, a host call without a positive line, compiler flags ending in a lone `-D` or `-I`. docs/contract.md §3:
-// captures.json is what that loader accepts, and the sidecar keeps the exact fact, which the reader puts
-// back. tests/schema/gpuverify_loader_rules.py states the same rules in Python and checks every capture
-// the test suite writes.
+// take, even where GPUVerify's JSON kernel-instantiation format (docs/contract.md §3) lets a launch have it:
+// an offset component of 0 (`[0, 2]`), a local size that does not divide the global size (OpenCL 2.0
+// non-uniform work-groups), an array of 0 bytes, a number beyond Python 2's int, a scalar not starting with
+// lower-case `0x`, a host call without a positive line, compiler flags ending in a lone `-D` or `-I`.
+// docs/contract.md §3: captures.json is what that loader accepts, and the sidecar keeps the exact fact, which
+// the reader puts back. tests/schema/gpuverify_loader_rules.py states the same rules in Python and checks
+// every capture the test suite writes.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -25,7 +25,8 @@ namespace clcapture::format {
 
 /// The largest number GPUVerify's loader takes: it checks `type(n) is int`, and Python 2 reads larger
 /// JSON numbers as `long`.
-constexpr std::uint64_t kGpuVerifyMaxNumber = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+constexpr std::uint64_t kGpuVerifyMaxNumber =
+    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 /// True when GPUVerify's loader takes `n` where it wants a number > 0.
 inline bool isGpuVerifyPositive(std::uint64_t n) {

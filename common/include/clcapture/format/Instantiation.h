@@ -1,8 +1,8 @@
 //===- Instantiation.h - GPUVerify's kernel instantiation, typed -*- C++ -*-===//
 //
 // One record of captures.json, with every field of GPUVerify's JSON format
-// (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3). Optional fields are std::optional so that "absent" (unconstrained
-// during verification) stays distinct from any value.
+// (GPUVerify's JSON kernel-instantiation format, docs/contract.md §3). Optional fields are std::optional so
+// that "absent" (unconstrained during verification) stays distinct from any value.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -56,7 +56,8 @@ struct Instantiation {
   std::string kernelFile;
   std::optional<Dims> localSize; ///< absent: NULL local size (any legal work-group size)
   Dims globalSize;
-  std::optional<Dims> globalOffset; ///< absent: zero in every dimension (in captures.json, only > 0: GpuVerifyForm.h)
+  std::optional<Dims>
+      globalOffset; ///< absent: zero in every dimension (in captures.json, only > 0: GpuVerifyForm.h)
   std::optional<std::string> compilerFlags;
   std::string entryPoint;
   std::optional<std::vector<KernelArgument>> kernelArguments; ///< absent: arguments unconstrained

@@ -21,8 +21,8 @@ namespace clcapture::format {
 /// size that is not a multiple of its local size; its last group in that dimension is smaller.
 bool allowsNonUniformWorkGroups(const Instantiation &inst);
 
-/// Checks one instantiation against GPUVerify's format rules and docs/contract.md §3 (sizes, dimensions, paths, values).
-/// Used by the reader after conversion and by the writer before it writes.
+/// Checks one instantiation against GPUVerify's format rules and docs/contract.md §3 (sizes, dimensions,
+/// paths, values). Used by the reader after conversion and by the writer before it writes.
 void validateInstantiation(const Instantiation &inst, std::size_t index, std::string_view displayName,
                            const ReadOptions &options, const std::filesystem::path *baseDir,
                            DiagnosticList &out);

@@ -1,8 +1,8 @@
 //===- ScalarCodec.h - Argument bytes <-> GPUVerify hex values --*- C++ -*-===//
 //
-// docs/contract.md §3: a scalar argument's `value` is its bytes read as one integer in the device's byte order, written
-// "0x" followed by 2×size upper-case hex digits. `int 1` → "0x00000001"; on a little-endian device
-// `struct {int a=2; int b=4;}` → "0x0000000400000002".
+// docs/contract.md §3: a scalar argument's `value` is its bytes read as one integer in the device's byte
+// order, written "0x" followed by 2×size upper-case hex digits. `int 1` → "0x00000001"; on a little-endian
+// device `struct {int a=2; int b=4;}` → "0x0000000400000002".
 //
 //===----------------------------------------------------------------------===//
 #pragma once

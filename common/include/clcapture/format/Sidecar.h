@@ -1,9 +1,10 @@
 //===- Sidecar.h - captures.meta.json: what the GPUVerify format has no key for -*- C++ -*-===//
 //
 // GPUVerify's loader rejects unknown keys, so everything else the layer learns about a launch lives in the
-// sidecar (docs/contract.md §3): one entry per launch, with the index of its instantiation in captures.json (none for a
-// launch that could not be made an instantiation, e.g. a program built from IL). Memory objects, queues and
-// programs are named by counters the layer assigns, never by pointer values, so files are deterministic.
+// sidecar (docs/contract.md §3): one entry per launch, with the index of its instantiation in captures.json
+// (none for a launch that could not be made an instantiation, e.g. a program built from IL). Memory objects,
+// queues and programs are named by counters the layer assigns, never by pointer values, so files are
+// deterministic.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -31,8 +32,9 @@ struct DeviceFacts {
   std::uint32_t addressBits = 0;
   Endianness endianness = Endianness::Little;
   /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT (an OpenCL 3.0 query): whether the device runs a launch whose
-  /// local size does not divide its global size. Absent when the device does not answer it (OpenCL 2.x devices
-  /// have the support; 1.x programs cannot use it). With false, a NULL local size gets uniform groups.
+  /// local size does not divide its global size. Absent when the device does not answer it (OpenCL 2.x
+  /// devices have the support; 1.x programs cannot use it). With false, a NULL local size gets uniform
+  /// groups.
   std::optional<bool> nonUniformWorkGroups;
 };
 
@@ -77,9 +79,10 @@ struct ArgumentFacts {
   std::optional<std::string> dataAfterSkipped{}; ///< why a buffer the launch may write has no dataAfter
 };
 
-/// One of the application's OpenCL calls behind a launch (docs/contract.md §3 host_api_calls), with everything the
-/// layer learnt about its site. captures.json's host_api_calls lists only the calls that have a file and
-/// line (GPUVerify's format requires both); this list has every call, also those from code without debug info.
+/// One of the application's OpenCL calls behind a launch (docs/contract.md §3 host_api_calls), with
+/// everything the layer learnt about its site. captures.json's host_api_calls lists only the calls that have
+/// a file and line (GPUVerify's format requires both); this list has every call, also those from code without
+/// debug info.
 struct HostCallFacts {
   std::string functionName;                   ///< the OpenCL entry point called, e.g. clSetKernelArg
   std::optional<std::uint32_t> argument;      ///< clSetKernelArg: the argument index it set

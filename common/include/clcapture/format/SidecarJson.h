@@ -1,7 +1,7 @@
 //===- SidecarJson.h - Launch facts as the sidecar writes them --*- C++ -*-===//
 //
-// The sidecar's records as JSON, keys in the order the sidecar documents them (docs/contract.md §3). Shared by the
-// writer (CaptureWriter.h: whole entries) and SidecarRepeats.h (the keys a repeat entry replaces), so
+// The sidecar's records as JSON, keys in the order the sidecar documents them (docs/contract.md §3). Shared
+// by the writer (CaptureWriter.h: whole entries) and SidecarRepeats.h (the keys a repeat entry replaces), so
 // neither depends on the other.
 //
 //===----------------------------------------------------------------------===//

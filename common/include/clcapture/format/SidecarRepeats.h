@@ -25,8 +25,8 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -44,13 +44,14 @@ public:
 
   struct Entry {
     nlohmann::ordered_json json;
-    bool repeat = false;         ///< a `like` entry
-    bool sameHostCalls = false;  ///< a repeat whose host calls are the slot's (captures.json may omit them)
+    bool repeat = false;        ///< a `like` entry
+    bool sameHostCalls = false; ///< a repeat whose host calls are the slot's (captures.json may omit them)
   };
   Entry entryFor(const LaunchFacts &facts);
 
 private:
-  using Key = std::tuple<std::uint64_t, std::string, std::uint64_t, std::uint64_t>; // program, kernel, queue, thread
+  using Key =
+      std::tuple<std::uint64_t, std::string, std::uint64_t, std::uint64_t>; // program, kernel, queue, thread
   struct Slot {
     Key key;
     LaunchFacts facts;

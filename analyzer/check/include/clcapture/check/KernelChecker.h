@@ -34,7 +34,8 @@ struct CheckOutcome {
   std::vector<report::Finding> findings;
   std::vector<std::string> undecided; ///< why some query was not decided, one line each
   /// Write-write races that may or may not happen (an abstraction decides), but whose writers store the
-  /// same bytes whenever they do: benign either way (docs/contract.md §4), unless --strict counts benign races.
+  /// same bytes whenever they do: benign either way (docs/contract.md §4), unless --strict counts benign
+  /// races.
   std::vector<std::string> benignIfAny;
   bool timedOut = false;
   unsigned queries = 0;

@@ -1,8 +1,8 @@
 //===- FindingConfirmation.h - --confirm: findings replayed under Oclgrind -*- C++ -*-===//
 //
-// docs/contract.md §4 --confirm: each instantiation with a finding is run again by clcapture-replay on Oclgrind's ICD
-// with the captured data (OCLGRIND_DATA_RACES=1; Oclgrind always reports work-group divergence), and every
-// finding is marked
+// docs/contract.md §4 --confirm: each instantiation with a finding is run again by clcapture-replay on
+// Oclgrind's ICD with the captured data (OCLGRIND_DATA_RACES=1; Oclgrind always reports work-group
+// divergence), and every finding is marked
 //  - "confirmed": Oclgrind reported a race of that kind in that memory space on that array (the array's
 //    name in the source line Oclgrind shows for an access, or an access on one of the finding's lines), or
 //    work-group divergence for a barrier-divergence finding;

@@ -1,13 +1,14 @@
 //===- InstantiationKey.h - When two instantiations are the same launch for the analysis -*- C++ -*-===//
 //
-// A program that launches one kernel in a loop records many identical instantiations (docs/contract.md §3); each is
-// analysed once and its result copied. The key holds exactly what an analysis may read: the kernel source
-// (its bytes, not its file name), language, endianness, compiler flags, entry point, sizes (a missing
+// A program that launches one kernel in a loop records many identical instantiations (docs/contract.md §3);
+// each is analysed once and its result copied. The key holds exactly what an analysis may read: the kernel
+// source (its bytes, not its file name), language, endianness, compiler flags, entry point, sizes (a missing
 // global_offset equals zeros), argument values, array sizes/spaces/flags and the bytes of their data files
 // (by XXH3-128), and, from the sidecar, the facts that change the semantics (program origin, build
 // options, enqueue function, device address bits, byte order and non-uniform work-group support, per
-// argument kind/type/qualifier/flags/sub-buffer origin/SVM offset/why data was skipped, aliasing groups). It leaves out what only
-// identifies a launch: launch number, thread, queue, program and memory-object ids, host call sites.
+// argument kind/type/qualifier/flags/sub-buffer origin/SVM offset/why data was skipped, aliasing groups). It
+// leaves out what only identifies a launch: launch number, thread, queue, program and memory-object ids, host
+// call sites.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

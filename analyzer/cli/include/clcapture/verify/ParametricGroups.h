@@ -29,10 +29,10 @@ namespace clcapture::verify {
 constexpr std::size_t kMinParametricGroup = 2;
 
 struct ParametricGroup {
-  std::vector<std::size_t> slots;          ///< the distinct instantiations (slots of `positions`), ascending
-  format::Instantiation opened;            ///< the first one with the differing values left out
+  std::vector<std::size_t> slots; ///< the distinct instantiations (slots of `positions`), ascending
+  format::Instantiation opened;   ///< the first one with the differing values left out
   const format::LaunchFacts *facts = nullptr; ///< its launch facts in the capture (none without sidecar)
-  std::vector<std::string> openedNames;    ///< "offset", "the bytes of `out`": what the proof covers
+  std::vector<std::string> openedNames;       ///< "offset", "the bytes of `out`": what the proof covers
 };
 
 /// The groups among `distinctSlots` (slots into `positions`, positions into capture.captures).

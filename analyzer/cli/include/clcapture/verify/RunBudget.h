@@ -49,8 +49,8 @@ public:
   /// Whether the run's --total-timeout has run out.
   bool over(Clock::time_point now = Clock::now()) const { return m_end && now >= *m_end; }
 
-  /// Why a launch of `kernel` (report::kernelName) must not be analysed now (the run's time is out; the kernel gave up), or
-  /// nullopt. Counts the launch as cut short when it returns a reason.
+  /// Why a launch of `kernel` (report::kernelName) must not be analysed now (the run's time is out; the
+  /// kernel gave up), or nullopt. Counts the launch as cut short when it returns a reason.
   std::optional<std::string> cutShort(const std::string &kernel, Clock::time_point now = Clock::now());
 
   /// Records the analysis of a launch of `kernel`: a timeout counts toward the per-kernel policy.

@@ -12,9 +12,10 @@
 // rewritten, never trusted. The key is known before the analysis; the headers the program `#include`s are
 // known only after compiling it, so an entry also lists each header the compilation read with the hash of
 // its contents, and is reused only while every one of them still has that hash (a header changed in place
-// misses). A compilation error is not stored: a header that was missing may be there next time. A result that ran out of time is reused only under a time limit no larger than
-// the one it ran out of; a larger limit analyses again. The folder is kept under a size bound: after a run
-// that added entries, the least recently used are removed beyond it.
+// misses). A compilation error is not stored: a header that was missing may be there next time. A result that
+// ran out of time is reused only under a time limit no larger than the one it ran out of; a larger limit
+// analyses again. The folder is kept under a size bound: after a run that added entries, the least recently
+// used are removed beyond it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,11 +1,11 @@
 //===- KernelEncoding.h - GPUVerify's two-thread reduction, in CVC5 -*- C++ -*-===//
 //
 // The kernel (specialised to its launch, every helper inlined) is executed symbolically by two arbitrary
-// distinct work-items A and B (GPUVerify's two-thread method, docs/semantics.md): every SSA value becomes one bit-vector
-// term per work-item, every block a predicate per work-item (predicated execution: both sides of a branch
-// are encoded, each access guarded by the condition that reaches it), and every access to global or local
-// memory a record (predicate, object, byte offset, size, barrier interval). Values read from memory other
-// work-items may write are fresh unknowns (the adversarial abstraction); read-only buffers use their
+// distinct work-items A and B (GPUVerify's two-thread method, docs/semantics.md): every SSA value becomes one
+// bit-vector term per work-item, every block a predicate per work-item (predicated execution: both sides of a
+// branch are encoded, each access guarded by the condition that reaches it), and every access to global or
+// local memory a record (predicate, object, byte offset, size, barrier interval). Values read from memory
+// other work-items may write are fresh unknowns (the adversarial abstraction); read-only buffers use their
 // captured bytes. Loops that specialisation could not unroll and that hold no barrier are covered for all
 // iterations at once: each work-item's iteration is a free variable bounded by the trip count from
 // ScalarEvolution, induction variables are functions of it, other loop-carried values are unknowns.
@@ -47,9 +47,8 @@ class KernelEncoding {
 public:
   /// Encodes `kernel` for `launch`. Fails, with the construct named, when the kernel uses something the
   /// method does not cover (images, a loop with a barrier that could not be unrolled, …): verdict unknown.
-  static format::Expected<std::unique_ptr<KernelEncoding>> encode(llvm::Function &kernel,
-                                                                  const model::LaunchConfig &launch,
-                                                                  const EncodeOptions &options);
+  static format::Expected<std::unique_ptr<KernelEncoding>>
+  encode(llvm::Function &kernel, const model::LaunchConfig &launch, const EncodeOptions &options);
   ~KernelEncoding();
 
   const std::vector<AccessSite> &accesses() const;

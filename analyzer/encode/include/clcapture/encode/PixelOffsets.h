@@ -18,7 +18,9 @@
 namespace clcapture::encode {
 
 /// Coordinates beyond the third (the unused w of an int4) are not part of the pixel.
-constexpr unsigned pixelLanes(unsigned coordinateLanes) { return std::min(std::max(coordinateLanes, 1u), 3u); }
+constexpr unsigned pixelLanes(unsigned coordinateLanes) {
+  return std::min(std::max(coordinateLanes, 1u), 3u);
+}
 
 /// The bits each coordinate occupies in a pixel's offset.
 constexpr unsigned pixelLaneBits(unsigned coordinateLanes) {

@@ -25,14 +25,14 @@ using OpenValues = std::vector<std::pair<std::string, std::string>>;
 struct RaceWitness {
   WorkItemIds a, b;
   OpenValues values;
-  unsigned siteA = 0, siteB = 0;          ///< the access sites of A and B the model chose
-  std::string object;                 ///< the accessed memory's name (from A's side)
-  std::uint64_t offsetA = 0, offsetB = 0; ///< byte offsets in that object
+  unsigned siteA = 0, siteB = 0;                         ///< the access sites of A and B the model chose
+  std::string object;                                    ///< the accessed memory's name (from A's side)
+  std::uint64_t offsetA = 0, offsetB = 0;                ///< byte offsets in that object
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
 };
 
 struct DivergenceWitness {
-  WorkItemIds a, b; ///< A reaches the barrier, B does not (or reaches it at another iteration)
+  WorkItemIds a, b;                ///< A reaches the barrier, B does not (or reaches it at another iteration)
   bool differentArguments = false; ///< both reach it, with different arguments
   OpenValues values;
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it

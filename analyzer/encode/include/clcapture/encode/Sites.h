@@ -23,8 +23,8 @@ struct AccessSite {
   /// An atomic of memory_scope_work_group on global memory: atomic only among work-items of one group;
   /// two groups' accesses race (OpenCL 2.0 §3.3.4).
   bool groupScopedAtomic = false;
-  bool collective = false;  ///< made by the whole work-group together (async_work_group_copy)
-  bool image = false;       ///< a pixel of an image: the offset packs its coordinates (PixelOffsets.h)
+  bool collective = false;       ///< made by the whole work-group together (async_work_group_copy)
+  bool image = false;            ///< a pixel of an image: the offset packs its coordinates (PixelOffsets.h)
   unsigned imageCoordinates = 0; ///< image: how many coordinates the offset packs (0: the pixel is open)
   unsigned sizeBytes = 0;
   unsigned elementSize = 1; ///< for reporting an element index
@@ -36,8 +36,9 @@ struct AccessSite {
 struct BarrierSite {
   unsigned id = 0;
   const llvm::Instruction *inst = nullptr;
-  unsigned fences = 0;  ///< barrier: model::kLocalMemFence | model::kGlobalMemFence
-  std::string function; ///< "barrier", "async_work_group_copy", "wait_group_events", "work_group_reduce_add", …
+  unsigned fences = 0; ///< barrier: model::kLocalMemFence | model::kGlobalMemFence
+  std::string
+      function; ///< "barrier", "async_work_group_copy", "wait_group_events", "work_group_reduce_add", …
 };
 
 } // namespace clcapture::encode

@@ -31,29 +31,31 @@ enum class BuiltinKind {
   WorkDim,
   GlobalLinearId,
   LocalLinearId,
-  Barrier,      ///< barrier / work_group_barrier: argument 0 holds the fence flags
-  MemFence,     ///< mem_fence, read_mem_fence, write_mem_fence: ordering within one work-item only
-  AtomicRmw,    ///< atomic_add, atom_xchg, atomic_cmpxchg, atomic_fetch_*…: read and write, atomically
-  AtomicLoad,   ///< atomic_load[_explicit]
-  AtomicStore,  ///< atomic_store[_explicit]
-  VectorLoad,   ///< vloadN / vload_half[N] / vloada_half[N]: (offset, pointer)
-  VectorStore,  ///< vstoreN / vstore_half[N] / vstorea_half[N]: (data, offset, pointer)
-  Pure,         ///< math, integer, relational, conversion built-ins: no memory effect
-  MathWithOutput, ///< sincos, fract, modf, frexp, remquo, lgamma_r: also write a result through the last argument
-  NoEffect,     ///< printf, prefetch: nothing the analysis needs
-  AsyncCopy,    ///< async_work_group_copy (dst, src, n, event) / async_work_group_strided_copy (…, stride, event)
-  WaitEvents,   ///< wait_group_events: the group's async copies are complete
-  ImageRead,    ///< read_image{f,i,ui,h} (image, [sampler,] coordinates)
-  ImageWrite,   ///< write_image{f,i,ui,h} (image, coordinates, value)
-  ImageQuery,   ///< get_image_width/height/depth/dim/channel_*: not in the capture
+  Barrier,        ///< barrier / work_group_barrier: argument 0 holds the fence flags
+  MemFence,       ///< mem_fence, read_mem_fence, write_mem_fence: ordering within one work-item only
+  AtomicRmw,      ///< atomic_add, atom_xchg, atomic_cmpxchg, atomic_fetch_*…: read and write, atomically
+  AtomicLoad,     ///< atomic_load[_explicit]
+  AtomicStore,    ///< atomic_store[_explicit]
+  VectorLoad,     ///< vloadN / vload_half[N] / vloada_half[N]: (offset, pointer)
+  VectorStore,    ///< vstoreN / vstore_half[N] / vstorea_half[N]: (data, offset, pointer)
+  Pure,           ///< math, integer, relational, conversion built-ins: no memory effect
+  MathWithOutput, ///< sincos, fract, modf, frexp, remquo, lgamma_r: also write a result through the last
+                  ///< argument
+  NoEffect,       ///< printf, prefetch: nothing the analysis needs
+  AsyncCopy,  ///< async_work_group_copy (dst, src, n, event) / async_work_group_strided_copy (…, stride,
+              ///< event)
+  WaitEvents, ///< wait_group_events: the group's async copies are complete
+  ImageRead,  ///< read_image{f,i,ui,h} (image, [sampler,] coordinates)
+  ImageWrite, ///< write_image{f,i,ui,h} (image, coordinates, value)
+  ImageQuery, ///< get_image_width/height/depth/dim/channel_*: not in the capture
   WorkGroupCollective, ///< work_group_all/any/broadcast/reduce_*/scan_*: a value computed by the whole group
-  Unsupported,  ///< pipes, enqueue_kernel, sub-group functions, unknown calls
+  Unsupported,         ///< pipes, enqueue_kernel, sub-group functions, unknown calls
 };
 
 struct Builtin {
   BuiltinKind kind = BuiltinKind::Unsupported;
-  std::string name;        ///< the demangled base name (get_global_id, vload4, atomic_add…)
-  unsigned vectorWidth = 0; ///< VectorLoad/VectorStore: N (3 for vload3; 1 for vload_half)
+  std::string name;           ///< the demangled base name (get_global_id, vload4, atomic_add…)
+  unsigned vectorWidth = 0;   ///< VectorLoad/VectorStore: N (3 for vload3; 1 for vload_half)
   bool halfPrecision = false; ///< vload_half/vstore_half: 16-bit elements in memory
   unsigned elementBytes = 0;  ///< AsyncCopy: the size of one gentype element (from the mangled name)
   bool strided = false;       ///< AsyncCopy: async_work_group_strided_copy

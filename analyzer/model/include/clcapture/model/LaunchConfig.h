@@ -1,7 +1,7 @@
 //===- LaunchConfig.h - The captured facts the analysis uses ----*- C++ -*-===//
 //
-// docs/contract.md §5: scalar values, global/local sizes and offset, buffer sizes, aliasing of arguments that are the
-// same memory object, and (for buffers the launch never writes) their captured bytes. Built from one
+// docs/contract.md §5: scalar values, global/local sizes and offset, buffer sizes, aliasing of arguments that
+// are the same memory object, and (for buffers the launch never writes) their captured bytes. Built from one
 // instantiation and its sidecar launch facts; what the capture does not say stays unconstrained (a missing
 // local size means any legal work-group size, a missing value any value).
 //
@@ -56,7 +56,8 @@ struct LaunchConfig {
 };
 
 /// The launch of `inst` (captures file in `captureDir`), with `facts` from the sidecar when present.
-format::Expected<LaunchConfig> makeLaunchConfig(const format::Instantiation &inst, const format::LaunchFacts *facts,
+format::Expected<LaunchConfig> makeLaunchConfig(const format::Instantiation &inst,
+                                                const format::LaunchFacts *facts,
                                                 const std::filesystem::path &captureDir);
 
 } // namespace clcapture::model

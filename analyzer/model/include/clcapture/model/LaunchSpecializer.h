@@ -1,21 +1,21 @@
 //===- LaunchSpecializer.h - The kernel, for this one launch ----*- C++ -*-===//
 //
-// GPUVerify verifies a kernel for every launch; clcapture verifies the launch that happened (docs/contract.md §5), so the
-// captured facts are folded into the IR before the model reads it: scalar arguments become constants, and so
-// do the NDRange queries the capture answers (get_global_size, get_local_size, get_num_groups,
-// get_global_offset, get_work_dim). Constant propagation then makes loop trip counts concrete, and loops with
-// a small constant trip count are unrolled exactly (issue "loops without hand-written invariants"): a tree
-// reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` becomes straight-line code with its barriers.
-// Only passes that cannot invent a memory access run (no LICM, GVN, speculation or hoisting).
+// GPUVerify verifies a kernel for every launch; clcapture verifies the launch that happened (docs/contract.md
+// §5), so the captured facts are folded into the IR before the model reads it: scalar arguments become
+// constants, and so do the NDRange queries the capture answers (get_global_size, get_local_size,
+// get_num_groups, get_global_offset, get_work_dim). Constant propagation then makes loop trip counts
+// concrete, and loops with a small constant trip count are unrolled exactly (issue "loops without
+// hand-written invariants"): a tree reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` becomes
+// straight-line code with its barriers. Only passes that cannot invent a memory access run (no LICM, GVN,
+// speculation or hoisting).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "clcapture/model/LaunchConfig.h"
 
-#include <llvm/ADT/APInt.h>
-
 #include <cstdint>
+#include <llvm/ADT/APInt.h>
 #include <optional>
 #include <string>
 #include <vector>

@@ -70,8 +70,8 @@ struct Access {
   std::string source; ///< the text of the source line (no line break); empty when unknown
 };
 
-/// A value the capture leaves open, as the witness chose it (docs/contract.md §5: missing values are unconstrained):
-/// a scalar kernel argument the capture does not give.
+/// A value the capture leaves open, as the witness chose it (docs/contract.md §5: missing values are
+/// unconstrained): a scalar kernel argument the capture does not give.
 struct WitnessValue {
   std::string name;  ///< the argument's name
   std::string value; ///< an OpenCL C literal of the argument's type: "7", "-1", "(int2)(1, -2)", "true"
@@ -176,8 +176,8 @@ Summary summarize(const std::vector<InstantiationResult> &results);
 /// A kernel as reports and the run's time limits name it: "k (kernels/k.cl)", its entry point in its source.
 std::string kernelName(const std::string &entryPoint, const std::string &kernelFile);
 
-/// Seconds of analysis per kernel, kernelName()'s "k (kernels/k.cl)" (its entry point in its source file): where a run's
-/// time went. Copied results count 0.
+/// Seconds of analysis per kernel, kernelName()'s "k (kernels/k.cl)" (its entry point in its source file):
+/// where a run's time went. Copied results count 0.
 std::map<std::string, double> secondsByKernel(const std::vector<InstantiationResult> &results);
 
 /// What every report names besides the results.

@@ -1,11 +1,13 @@
 //===- SarifReport.h - SARIF 2.1.0 for code-scanning tools ------*- C++ -*-===//
 //
 // One run; tool.driver names clcapture-verify with four rules:
-//   data-race, barrier-divergence  findings (docs/contract.md §4): one result each, level "error" or "warning" (a benign
+//   data-race, barrier-divergence  findings (docs/contract.md §4): one result each, level "error" or
+//   "warning" (a benign
 //                                  race), message = the finding's message; locations[0] = the first
 //                                  access (the barrier for divergence), relatedLocations = both work-items
 //                                  (ids 1 and 2) with what each did; properties carry the structured fields
-//                                  (`values` and `local_size`: the open values the witness chose, as in JSON).
+//                                  (`values` and `local_size`: the open values the witness chose, as in
+//                                  JSON).
 //   unknown                        an `unknown` verdict: one result of level "note" on the kernel file,
 //                                  message "could not verify <entry> (instantiation N): <reason>".
 //   analysis-error                 an `error` verdict: one result of level "note" likewise ("could not

@@ -1,8 +1,9 @@
 //===- CaptureInput.h - A capture as a tool is given it: captures.json, folder or archive -*- C++ -*-===//
 //
 // The one input module of the tools that read a capture: `clcapture-verify`, `clcapture-replay` and
-// `clcapture export` take a captures.json, the folder holding one, or a `clcapture pack` archive (docs/contract.md §1),
-// load it, report its diagnostics, and select the instantiations `--only` names, all here.
+// `clcapture export` take a captures.json, the folder holding one, or a `clcapture pack` archive
+// (docs/contract.md §1), load it, report its diagnostics, and select the instantiations `--only` names, all
+// here.
 //
 // An archive is extracted into a private temporary folder (under $TMPDIR), removed when the last copy of
 // its CaptureInput goes; messages and reports name its files as ARCHIVE:path (LoadedCapture::inArchive),

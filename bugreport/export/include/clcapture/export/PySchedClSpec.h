@@ -1,13 +1,13 @@
 //===- PySchedClSpec.h - A launch as a PySchedCL kernel specification, and back -*- C++ -*-===//
 //
-// PySchedCL's per-kernel JSON spec, docs/contract.md §1: one JSON object per kernel with name, src, workDimension,
-// partition, globalWorkSize (a Python list expression), inputBuffers / ioBuffers / outputBuffers ({break,
-// pos, size in elements, type}), varArguments ({pos, type, value}), localArguments and an optional id.
-// What PySchedCL's spec has no field for but a capture needs goes under extra keys PySchedCL ignores (it reads
-// only PySchedCL's spec keys and localWorkSize): localWorkSize, globalWorkOffset, compilerFlags, per buffer
-// addressSpace / flags / data / dataAfter, per scalar `captured`, and a top-level `clcapture` object with
-// the exact facts (the sidecar's launch entry: aliasing, memory objects, device, argument kinds and types).
-// bugreport/README.md (export/) lists them with the buffer classification rule.
+// PySchedCL's per-kernel JSON spec, docs/contract.md §1: one JSON object per kernel with name, src,
+// workDimension, partition, globalWorkSize (a Python list expression), inputBuffers / ioBuffers /
+// outputBuffers ({break, pos, size in elements, type}), varArguments ({pos, type, value}), localArguments and
+// an optional id. What PySchedCL's spec has no field for but a capture needs goes under extra keys PySchedCL
+// ignores (it reads only PySchedCL's spec keys and localWorkSize): localWorkSize, globalWorkOffset,
+// compilerFlags, per buffer addressSpace / flags / data / dataAfter, per scalar `captured`, and a top-level
+// `clcapture` object with the exact facts (the sidecar's launch entry: aliasing, memory objects, device,
+// argument kinds and types). bugreport/README.md (export/) lists them with the buffer classification rule.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,7 +1,8 @@
 //===- ReplayOptions.h - clcapture-replay's command line -------*- C++ -*-===//
 //
 // clcapture-replay CAPTURE [--only I,J…] [--icd FILE | --platform N --device N] [--output DIR] [--compare]
-// [--ulp N] [--repeat K] [--format text|json] (docs/contract.md §1). Exit codes follow docs/contract.md §4's numbering.
+// [--ulp N] [--repeat K] [--format text|json] (docs/contract.md §1). Exit codes follow docs/contract.md §4's
+// numbering.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,8 +17,9 @@
 
 namespace clcapture::replay {
 
-/// docs/contract.md §4's numbering: 0 every selected launch replayed (and, with --compare, every written buffer the
-/// same as captured), 1 command line, 6 some launch differs or could not be replayed, 10 invalid capture.
+/// docs/contract.md §4's numbering: 0 every selected launch replayed (and, with --compare, every written
+/// buffer the same as captured), 1 command line, 6 some launch differs or could not be replayed, 10 invalid
+/// capture.
 constexpr int kExitOk = 0;
 constexpr int kExitCommandLine = 1;
 constexpr int kExitDiffers = 6;
