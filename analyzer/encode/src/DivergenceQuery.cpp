@@ -12,6 +12,24 @@ namespace clcapture::encode {
 
 using namespace detail;
 
+namespace {
+
+/// A satisfiable divergence query `q`: its witness into `out`, the model kept within the guards (an exact
+/// witness that cannot be is left as keepWithinGuards made it) and small values preferred.
+void withWitness(EncodingState &s, const cvc5::Term &q, const std::string &label, const Exactness &how,
+                 bool differentArguments, QueryOutcome &out) {
+  if (how.exact() && !keepWithinGuards(s, q, label, out))
+    return;
+  if (how.exact())
+    preferSmallValues(s, s.tf.land(q, withinGuards(s)), label);
+  out.exact = how.exact();
+  out.abstraction = how.abstraction;
+  out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), differentArguments,
+                                     openValuesFromModel(s), localSizeFromModel(s)};
+}
+
+} // namespace
+
 QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
   EncodingState &s = m_impl->state;
   TermFactory &tf = s.tf;
@@ -33,15 +51,7 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
         function + " " + std::to_string(barrier) + " reached by A, not by B of the same group";
     out = ask(s, q, label);
     if (out.status == QueryOutcome::Status::Sat) {
-      Exactness how = ra.reachHow & rb.reachHow;
-      if (how.exact() && !keepWithinGuards(s, q, label, out))
-        return out;
-      if (how.exact())
-        preferSmallValues(s, tf.land(q, withinGuards(s)), label);
-      out.exact = how.exact();
-      out.abstraction = how.abstraction;
-      out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), false,
-                                         openValuesFromModel(s), localSizeFromModel(s)};
+      withWitness(s, q, label, ra.reachHow & rb.reachHow, false, out);
       return out;
     }
     if (out.status != QueryOutcome::Status::Unsat || ra.uniformArgs.size() != rb.uniformArgs.size())
@@ -59,17 +69,8 @@ QueryOutcome KernelEncoding::checkDivergence(unsigned barrier) {
     label = function + " " + std::to_string(barrier) +
             " reached by A and B of the same group with different arguments";
     out = ask(s, q, label);
-    if (out.status != QueryOutcome::Status::Sat)
-      return out;
-    Exactness how = ra.reachHow & rb.reachHow & ra.argsHow & rb.argsHow;
-    if (how.exact() && !keepWithinGuards(s, q, label, out))
-      return out;
-    if (how.exact())
-      preferSmallValues(s, tf.land(q, withinGuards(s)), label);
-    out.exact = how.exact();
-    out.abstraction = how.abstraction;
-    out.divergence = DivergenceWitness{idsFromModel(s, 0), idsFromModel(s, 1), true, openValuesFromModel(s),
-                                       localSizeFromModel(s)};
+    if (out.status == QueryOutcome::Status::Sat)
+      withWitness(s, q, label, ra.reachHow & rb.reachHow & ra.argsHow & rb.argsHow, true, out);
   } catch (const cvc5::CVC5ApiException &e) {
     out.status = QueryOutcome::Status::Unknown;
     out.unknownReason = std::string("solver error: ") + e.what();
