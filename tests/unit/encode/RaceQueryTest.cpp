@@ -1,0 +1,186 @@
+// KernelEncoding::checkRace asked directly: a known race gives Sat with a witness whose two work-items really
+// meet at one byte, its fixed twin gives Unsat.
+#include "encode/EncodeTestSupport.h"
+
+using namespace clcapture;
+using namespace clcapture::test;
+using encode::MemorySpace;
+using encode::Scope;
+
+namespace {
+
+/// Global writes of `source`'s kernel k(global int *a), 16 work-items in groups of 8.
+EncodedKernel globalWrites(const std::string &source) {
+  return encodeKernel(source, launch1D(16, 8, {bufferArgument(1)}));
+}
+
+/// The local kernel of the barrier tests: each work-item writes its slot, then reads its neighbour's.
+std::string neighbourRead(bool barrier) {
+  return std::string(R"(
+kernel void k(global int *out) {
+  local int s[8];
+  size_t l = get_local_id(0);
+  s[l] = (int)l;
+)") + (barrier ? "  barrier(CLK_LOCAL_MEM_FENCE);\n" : "") +
+         R"(  out[get_global_id(0)] = s[(l + 1) % 8];
+}
+)";
+}
+
+/// A and B are consistent work-items of a 1-D launch in groups of `local`.
+void checkIds(const encode::WorkItemIds &w, std::uint64_t local) {
+  CHECK(w.global[0] == w.group[0] * local + w.local[0]);
+  CHECK(w.local[0] < local);
+}
+
+} // namespace
+
+TEST_CASE("race: two work-items writing a[gid / 2] meet at one element", "[encode]") {
+  EncodedKernel e =
+      globalWrites("kernel void k(global int *a) { a[get_global_id(0) / 2] = get_global_id(0); }");
+  std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+  REQUIRE(writes.size() == 1);
+  REQUIRE(e->groupingIrrelevant(writes, writes));
+  encode::QueryOutcome race = e->checkRace(writes, writes, Scope::AnyPair);
+  REQUIRE(race.status == Status::Sat);
+  CHECK(race.exact);
+  REQUIRE(race.race);
+  const encode::RaceWitness &w = *race.race;
+  CHECK(w.a.global[0] != w.b.global[0]);
+  CHECK(w.a.global[0] < 16);
+  CHECK(w.b.global[0] < 16);
+  CHECK(w.a.global[0] / 2 == w.b.global[0] / 2);
+  CHECK(w.offsetA == 4 * (w.a.global[0] / 2));
+  CHECK(w.offsetB == 4 * (w.b.global[0] / 2));
+  CHECK(w.object == "a");
+  checkIds(w.a, 8);
+  checkIds(w.b, 8);
+  // The two writers store their own ids: different values.
+  CHECK(e->checkRace(writes, writes, Scope::AnyPair, true).status == Status::Sat);
+}
+
+TEST_CASE("race: a[gid] = 1 is race-free, a[0] = gid races", "[encode]") {
+  EncodedKernel fixed = globalWrites("kernel void k(global int *a) { a[get_global_id(0)] = 1; }");
+  std::vector<unsigned> fixedWrites = writesTo(*fixed, MemorySpace::Global);
+  REQUIRE(fixedWrites.size() == 1);
+  CHECK(fixed->checkRace(fixedWrites, fixedWrites, Scope::AnyPair).status == Status::Unsat);
+
+  EncodedKernel racy = globalWrites("kernel void k(global int *a) { a[0] = get_global_id(0); }");
+  std::vector<unsigned> writes = writesTo(*racy, MemorySpace::Global);
+  REQUIRE(writes.size() == 1);
+  encode::QueryOutcome race = racy->checkRace(writes, writes, Scope::AnyPair, true);
+  REQUIRE(race.status == Status::Sat);
+  CHECK(race.exact);
+  REQUIRE(race.race);
+  CHECK(race.race->a.global[0] != race.race->b.global[0]);
+  CHECK(race.race->offsetA == 0);
+  CHECK(race.race->offsetB == 0);
+}
+
+TEST_CASE("race: writers of one constant race, but never with different values", "[encode]") {
+  EncodedKernel e = globalWrites("kernel void k(global int *a) { a[0] = 7; }");
+  std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+  REQUIRE(writes.size() == 1);
+  CHECK(e->checkRace(writes, writes, Scope::AnyPair).status == Status::Sat);
+  CHECK(e->checkRace(writes, writes, Scope::AnyPair, true).status == Status::Unsat);
+}
+
+TEST_CASE("race: a local write and a neighbour's read race without the barrier between them", "[encode]") {
+  EncodedKernel racy = encodeKernel(neighbourRead(false), launch1D(16, 8, {bufferArgument(1)}));
+  std::vector<unsigned> writes = writesTo(*racy, MemorySpace::Local);
+  std::vector<unsigned> reads = readsOf(*racy, MemorySpace::Local);
+  REQUIRE(writes.size() == 1);
+  REQUIRE(reads.size() == 1);
+  CHECK(racy->barriers().empty());
+  encode::QueryOutcome race = racy->checkRace(writes, reads, Scope::SameGroup);
+  REQUIRE(race.status == Status::Sat);
+  CHECK(race.exact);
+  REQUIRE(race.race);
+  const encode::RaceWitness &w = *race.race;
+  CHECK(contains(writes, w.siteA));
+  CHECK(contains(reads, w.siteB));
+  CHECK(w.object == "s");
+  CHECK(w.a.group[0] == w.b.group[0]);
+  CHECK(w.a.local[0] != w.b.local[0]);
+  // A writes s[lA], B reads s[(lB + 1) % 8]: the same slot.
+  CHECK(w.a.local[0] == (w.b.local[0] + 1) % 8);
+  CHECK(w.offsetA == 4 * w.a.local[0]);
+  CHECK(w.offsetB == 4 * ((w.b.local[0] + 1) % 8));
+  checkIds(w.a, 8);
+  checkIds(w.b, 8);
+}
+
+TEST_CASE("race: the barrier between the local write and the read removes the race", "[encode]") {
+  EncodedKernel fixed = encodeKernel(neighbourRead(true), launch1D(16, 8, {bufferArgument(1)}));
+  std::vector<unsigned> writes = writesTo(*fixed, MemorySpace::Local);
+  std::vector<unsigned> reads = readsOf(*fixed, MemorySpace::Local);
+  REQUIRE(writes.size() == 1);
+  REQUIRE(reads.size() == 1);
+  CHECK(fixed->barriers().size() == 1);
+  CHECK(fixed->checkRace(writes, reads, Scope::SameGroup).status == Status::Unsat);
+  CHECK(fixed->checkRace(writes, writes, Scope::SameGroup).status == Status::Unsat);
+}
+
+TEST_CASE("race: a[lid] races between groups only", "[encode]") {
+  EncodedKernel e = globalWrites("kernel void k(global int *a) { a[get_local_id(0)] = get_global_id(0); }");
+  std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+  REQUIRE(writes.size() == 1);
+  CHECK(e->checkRace(writes, writes, Scope::SameGroup).status == Status::Unsat);
+  encode::QueryOutcome race = e->checkRace(writes, writes, Scope::DifferentGroups);
+  REQUIRE(race.status == Status::Sat);
+  CHECK(race.exact);
+  REQUIRE(race.race);
+  const encode::RaceWitness &w = *race.race;
+  CHECK(w.a.group[0] != w.b.group[0]);
+  CHECK(w.a.local[0] == w.b.local[0]);
+  CHECK(w.offsetA == 4 * w.a.local[0]);
+  CHECK(w.offsetB == w.offsetA);
+  checkIds(w.a, 8);
+  checkIds(w.b, 8);
+}
+
+TEST_CASE("race: a barrier orders global memory within a group, not between groups", "[encode]") {
+  EncodedKernel e = globalWrites(R"(
+kernel void k(global int *a) {
+  size_t l = get_local_id(0);
+  a[l] = 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  a[8 + l] = a[(l + 1) % 8];
+}
+)");
+  std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+  std::vector<unsigned> reads = readsOf(*e, MemorySpace::Global);
+  REQUIRE(writes.size() == 2);
+  REQUIRE(reads.size() == 1);
+  CHECK_FALSE(e->groupingIrrelevant(writes, reads));
+  CHECK(e->checkRace(writes, reads, Scope::SameGroup).status == Status::Unsat);
+  encode::QueryOutcome race = e->checkRace(writes, reads, Scope::DifferentGroups);
+  REQUIRE(race.status == Status::Sat);
+  REQUIRE(race.race);
+  CHECK(race.race->a.group[0] != race.race->b.group[0]);
+  CHECK(race.race->offsetA == race.race->offsetB);
+}
+
+TEST_CASE("race: atomics on one counter are atomic sites, and atomics on distinct slots never meet",
+          "[encode]") {
+  EncodedKernel e = globalWrites(R"(
+kernel void k(global int *a) {
+  atomic_add(&a[get_global_id(0)], 1);
+  atomic_inc(&a[16 + get_global_id(0)]);
+}
+)");
+  std::vector<unsigned> atomics = sitesWhere(*e, [](const encode::AccessSite &s) { return s.atomic; });
+  REQUIRE(atomics.size() == 2);
+  for (const encode::AccessSite &site : e->accesses())
+    if (site.atomic) {
+      CHECK(site.writes);
+      CHECK(site.space == MemorySpace::Global);
+    }
+  CHECK(e->checkRace(atomics, atomics, Scope::AnyPair).status == Status::Unsat);
+
+  // The encoder asks whether the accesses meet; that atomics on one counter do not race is the checker's.
+  EncodedKernel counter = globalWrites("kernel void k(global int *a) { atomic_inc(&a[0]); }");
+  std::vector<unsigned> one = sitesWhere(*counter, [](const encode::AccessSite &s) { return s.atomic; });
+  REQUIRE(one.size() == 1);
+  CHECK(counter->checkRace(one, one, Scope::AnyPair).status == Status::Sat);
+}
