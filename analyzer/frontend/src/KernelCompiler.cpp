@@ -2,9 +2,8 @@
 
 #include "clcapture/frontend/KernelCompiler.h"
 
-#include "clcapture/frontend/CompilerFlags.h"
-
 #include "ProgramDeclarations.h"
+#include "clcapture/frontend/CompilerFlags.h"
 
 #include <algorithm>
 #include <clang/Basic/Diagnostic.h>
@@ -193,10 +192,10 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   // the compiler's, not a guess; lifetime markers, type-based alias metadata and `llvm.loop.unroll.disable`
   // on every loop (the specializer unrolls small loops), which -O1 adds, are off, so the IR is -O0's plus
   // those bodies.
-  for (const char *fixed :
-       {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-O1",
-        "-disable-llvm-passes", "-disable-lifetime-markers", "-relaxed-aliasing", "-funroll-loops", "-ffp-contract=off",
-        "-fno-caret-diagnostics", "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
+  for (const char *fixed : {"-finclude-default-header", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info",
+                            "-O1", "-disable-llvm-passes", "-disable-lifetime-markers", "-relaxed-aliasing",
+                            "-funroll-loops", "-ffp-contract=off", "-fno-caret-diagnostics",
+                            "-debug-info-kind=limited", "-fdebug-compilation-dir=.", "-ferror-limit", "20"})
     args.emplace_back(fixed);
   args.insert(args.end(), {"-resource-dir", m_resourceDir, "-I", kernelDir, "-I", ".", file});
 

@@ -25,9 +25,9 @@
 
 #include "clcapture/frontend/Normalizer.h"
 
+#include "WorkItemCalls.h"
 #include "clcapture/frontend/CfgCleanup.h"
 #include "clcapture/frontend/KeepReads.h"
-#include "WorkItemCalls.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/InstIterator.h>

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <clang/AST/ASTConsumer.h>
-
 #include <set>
 #include <string>
 

@@ -7,12 +7,12 @@
 //
 // Clang runs as `clang -cc1 -triple spir[64]-unknown-unknown -x cl -cl-std=CL1.2 <flags>
 // -finclude-default-header -fdeclare-opencl-builtins -cl-kernel-arg-info -O1 -disable-llvm-passes
-// -disable-lifetime-markers -relaxed-aliasing -funroll-loops -ffp-contract=off -debug-info-kind=limited`: builtins declared
-// as Clang's driver does by default (opencl-c-base.h plus on-demand declarations, 5x faster than parsing
-// opencl-c.h); no LLVM pass, because an optimiser may move memory accesses and the verifier must see those
-// the source performs (Normalizer.h lists the passes that do run). -O1 only makes Clang's code generation
-// emit inline definitions (C99 §6.7.4) as available_externally bodies; the markers and metadata it would
-// add besides are off. SPIR has no LLVM backend and none is needed to emit IR, so no LLVM target is
+// -disable-lifetime-markers -relaxed-aliasing -funroll-loops -ffp-contract=off -debug-info-kind=limited`:
+// builtins declared as Clang's driver does by default (opencl-c-base.h plus on-demand declarations, 5x faster
+// than parsing opencl-c.h); no LLVM pass, because an optimiser may move memory accesses and the verifier must
+// see those the source performs (Normalizer.h lists the passes that do run). -O1 only makes Clang's code
+// generation emit inline definitions (C99 §6.7.4) as available_externally bodies; the markers and metadata it
+// would add besides are off. SPIR has no LLVM backend and none is needed to emit IR, so no LLVM target is
 // initialised. Functions the program declares without a body are tagged (DeclaredByProgram.h).
 //
 //===----------------------------------------------------------------------===//
