@@ -2,6 +2,7 @@
 
 #include "clcapture/frontend/KernelCompiler.h"
 
+#include "Optimiser.h"
 #include "ProgramDeclarations.h"
 #include "clcapture/frontend/CompilerFlags.h"
 
@@ -13,6 +14,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <cstdlib>
 #include <fstream>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/IR/CallingConv.h>
@@ -143,6 +145,16 @@ std::vector<std::string> headersRead(const clang::SourceManager &sources, const 
 
 } // namespace
 
+format::Expected<unsigned> optimisationLevelFromEnvironment() {
+  const char *text = std::getenv(kOptimisationLevelVariable);
+  if (!text || !*text)
+    return 0u;
+  std::string value(text);
+  if (value.size() == 1 && value[0] >= '0' && value[0] <= '3')
+    return static_cast<unsigned>(value[0] - '0');
+  return format::fail(std::string(kOptimisationLevelVariable) + "='" + value + "': expected 0, 1, 2 or 3");
+}
+
 KernelCompiler::KernelCompiler() : KernelCompiler(CLCAPTURE_CLANG_RESOURCE_DIR) {}
 
 KernelCompiler::KernelCompiler(std::string resourceDir) : m_resourceDir(std::move(resourceDir)) {}
@@ -176,6 +188,10 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   auto flags = parseCompilerFlags(request.compilerFlags);
   if (!flags)
     return failure({error(file, flags.error())});
+  // -cl-opt-disable among the program's flags: a driver would not optimise it either (our explicit -O1
+  // would override it in Clang, so it is read here).
+  bool optimise = request.optimisationLevel > 0 && std::find(flags->clangArgs.begin(), flags->clangArgs.end(),
+                                                             "-cl-opt-disable") == flags->clangArgs.end();
 
   // The kernel file's folder, relative like the file, so headers found there are named like it.
   std::string kernelDir = fs::path(file).parent_path().string();
@@ -248,6 +264,9 @@ format::Expected<CompiledKernel> KernelCompiler::compile(const CompileRequest &r
   if (!entry || entry->isDeclaration() || entry->getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
     return failure({error(file, "no kernel named '" + request.entryPoint + "'; " + kernelNames(*module))});
   markProgramDeclared(*module, declaredOnly);
+  if (optimise)
+    if (auto optimised = optimiseModule(*module, request.optimisationLevel); !optimised)
+      return failure({error(file, optimised.error())});
   unsigned addressBits = request.addressBits == 32 ? 32 : 64;
   CompiledKernel kernel(std::move(context), std::move(module), entry, addressBits, std::move(messages));
   if (compiler.hasSourceManager())

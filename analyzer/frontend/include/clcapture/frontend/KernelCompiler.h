@@ -15,6 +15,10 @@
 // would add besides are off. SPIR has no LLVM backend and none is needed to emit IR, so no LLVM target is
 // initialised. Functions the program declares without a body are tagged (DeclaredByProgram.h).
 //
+// A testing knob, CompileRequest::optimisationLevel (CLCAPTURE_VERIFY_OPT_LEVEL), adds LLVM's standard
+// pipeline after code generation, to compare verdicts on the IR an optimising driver sees
+// (docs/optimisation-levels.md).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -41,7 +45,18 @@ struct CompileRequest {
   std::string entryPoint;
   /// The device's address bits (sidecar `device.address_bits`): 32 or 64; 0 (unknown) is taken as 64.
   unsigned addressBits = 64;
+  /// 0 (the analysis): Clang's code generation only. 1, 2 or 3 (a testing knob, see
+  /// optimisationLevelFromEnvironment): then LLVM's default pipeline at that level, as an optimising driver
+  /// runs it (src/Optimiser.h), unless the program's flags say -cl-opt-disable.
+  unsigned optimisationLevel = 0;
 };
+
+/// The environment variable that sets CompileRequest::optimisationLevel for clcapture-verify (a testing knob:
+/// docs/optimisation-levels.md).
+constexpr const char *kOptimisationLevelVariable = "CLCAPTURE_VERIFY_OPT_LEVEL";
+
+/// CLCAPTURE_VERIFY_OPT_LEVEL: unset or empty is 0; "0" to "3" that level; anything else fails, naming it.
+format::Expected<unsigned> optimisationLevelFromEnvironment();
 
 class KernelCompiler {
 public:

@@ -16,7 +16,8 @@ namespace clcapture::pipeline {
 class KernelAnalyzer : public InstantiationAnalyzer {
 public:
   report::InstantiationResult analyze(const AnalysisRequest &request) override;
-  /// clcapture's, LLVM's and CVC5's versions.
+  /// clcapture's, LLVM's and CVC5's versions, and the optimisation level that CLCAPTURE_VERIFY_OPT_LEVEL
+  /// sets (KernelCompiler.h).
   std::string identity() const override;
 };
 
