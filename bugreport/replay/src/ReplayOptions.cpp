@@ -22,7 +22,9 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
   std::string format = "text", output;
   std::vector<std::string> only;
   std::string icd;
-  app.add_option("CAPTURE", o.capture, "a capture folder or its captures.json")->required()->type_name("");
+  app.add_option("CAPTURE", o.capture, "a capture folder, its captures.json or a clcapture pack archive")
+      ->required()
+      ->type_name("");
   app.add_option("--only", only, "replay only these instantiations (indices in captures.json, from 0)")
       ->delimiter(',')
       ->type_name("I[,J...]");
