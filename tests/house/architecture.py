@@ -212,10 +212,12 @@ def check_includes():
 
 
 def functions(path):
-    if shutil.which("ctags") is None:
+    # Debian's universal-ctags is ctags-universal; plain `ctags` may be another ctags without JSON output.
+    ctags = shutil.which("ctags-universal") or shutil.which("ctags")
+    if ctags is None:
         raise SystemExit("architecture.py sizes needs universal-ctags (Debian package universal-ctags; "
                          "tools/setup.sh installs it)")
-    out = subprocess.run(["ctags", "--fields=+ne", "--kinds-C++=f", "--kinds-C=f", "--output-format=json",
+    out = subprocess.run([ctags, "--fields=+ne", "--kinds-C++=f", "--kinds-C=f", "--output-format=json",
                           "-o", "-", str(path)], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
         tag = json.loads(line)

@@ -216,11 +216,7 @@ void factsKey(KeyWriter &key, const format::LaunchFacts *facts, bool withValues)
   key.text(format::toString(facts->programOrigin)).text(facts->buildOptions).text(facts->enqueueFunction);
   key.number(facts->device.addressBits).text(format::toString(facts->device.endianness));
   // Whether a NULL local size may give non-uniform groups (docs/semantics.md row 2b) depends on it.
-  const std::optional<bool> &nonUniform = facts->device.nonUniformWorkGroups;
-  if (nonUniform)
-    key.number(*nonUniform ? 1 : 0);
-  else
-    key.none();
+  key.optional(facts->device.nonUniformWorkGroups);
   key.open('[');
   for (const format::ArgumentFacts &a : facts->arguments) {
     key.number(a.index).text(format::toString(a.kind)).optional(a.name).optional(a.typeName);

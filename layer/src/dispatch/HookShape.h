@@ -7,7 +7,8 @@
 //   argument setting, clFinish);
 // - noteThenForward: tell the engine first, then forward (enqueues that may change a buffer's bytes:
 //   the engine must know before a later launch on another thread can reuse an older read; clSVMFree);
-// - withDriver: anything else (builds that add an option, launches, the last release of a queue).
+// - withDriver: anything else, all returning a status (builds that add an option, launches, the last
+//   release of a queue).
 // An object that leads to no driver (a handle clcapture never saw: never one of the application's real
 // driver, but a corrupted one must not become a crash of ours) gets what a driver answers for an invalid
 // handle: `invalid` as the status, or a null object with `invalid` in *errcode_ret.
@@ -59,13 +60,11 @@ template <typename Result> Result invalidHandle(cl_int invalid, cl_int *errcode_
 template <auto Entry, typename... Args>
 using EntryResult = decltype((std::declval<const cl_icd_dispatch &>().*Entry)(std::declval<Args>()...));
 
-/// `body(driver)` with the entries `object` leads to; invalidHandle's answer without them.
-template <typename Result, typename Body>
-Result withDriver(const void *object, cl_int invalid, cl_int *errcode_ret, Body &&body) {
+/// `body(driver)` with the entries `object` leads to, for an entry that returns a status; `invalid` without
+/// them.
+template <typename Body> cl_int withDriver(const void *object, cl_int invalid, Body &&body) {
   const cl_icd_dispatch *d = downstreamOf(object);
-  if (!d)
-    return invalidHandle<Result>(invalid, errcode_ret);
-  return body(*d);
+  return d ? body(*d) : invalid;
 }
 
 /// Forwards `args` to the entry `Entry`; when it succeeded, `record(driver, result)` under guarded(name).

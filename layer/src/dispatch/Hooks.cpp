@@ -84,7 +84,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
                                     const char *options, cl_uint num_input_headers,
                                     const cl_program *input_headers, const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
-  return withDriver<cl_int>(program, CL_INVALID_PROGRAM, nullptr, [&](const D &d) {
+  return withDriver(program, CL_INVALID_PROGRAM, [&](const D &d) {
     cl_int status =
         d.clCompileProgram(program, num_devices, device_list, withArgInfo(options).c_str(), num_input_headers,
                            input_headers, header_include_names, pfn_notify, user_data);
@@ -134,7 +134,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                   const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
-  return withDriver<cl_int>(program, CL_INVALID_PROGRAM, nullptr, [&](const D &d) {
+  return withDriver(program, CL_INVALID_PROGRAM, [&](const D &d) {
     cl_int status = d.clBuildProgram(program, num_devices, device_list, withArgInfo(options).c_str(),
                                      pfn_notify, user_data);
     guarded("clBuildProgram", [&] { engine().programBuilt(program, options); });
@@ -315,7 +315,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                                           const size_t *global_work_offset, const size_t *global_work_size,
                                           const size_t *local_work_size, cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
-  return withDriver<cl_int>(command_queue, CL_INVALID_COMMAND_QUEUE, nullptr, [&](const D &d) {
+  return withDriver(command_queue, CL_INVALID_COMMAND_QUEUE, [&](const D &d) {
     auto forward = [&](cl_uint n, const cl_event *waits) {
       return d.clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                                       local_work_size, n, waits, event);
@@ -335,7 +335,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                  cl_event *event) {
-  return withDriver<cl_int>(command_queue, CL_INVALID_COMMAND_QUEUE, nullptr, [&](const D &d) {
+  return withDriver(command_queue, CL_INVALID_COMMAND_QUEUE, [&](const D &d) {
     // OpenCL 1.2 §5.8: a task is an NDRange of one work-item in one work-group.
     LaunchShape shape;
     shape.globalSize = {1};
@@ -488,7 +488,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
 }
 
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
-  return withDriver<cl_int>(command_queue, CL_INVALID_COMMAND_QUEUE, nullptr, [&](const D &d) {
+  return withDriver(command_queue, CL_INVALID_COMMAND_QUEUE, [&](const D &d) {
     // Queues are not mirrored from their creation (several entry points create them), so ask whether this
     // release is the last: a handle the driver reuses for a new queue must get a new queue number.
     cl_uint refs = 0;
