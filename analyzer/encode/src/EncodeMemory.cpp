@@ -2,6 +2,7 @@
 
 #include "ThreadEncoderImpl.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 #include <set>
@@ -630,6 +631,93 @@ cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &o
   return m_tf.resize(result, bits, false);
 }
 
+namespace {
+
+/// Whether the value `load` reads may end up in an address: an index of a getelementptr, the pointer of an
+/// access, an argument of a call (vstore's offset, an atomic's pointer), followed through arithmetic,
+/// casts, PHIs, selects, call results and private variables. Only such values profit from
+/// stateDistinctTableWords; elsewhere its facts only give the solver more to do (Oclgrind's `misc/reduce`
+/// sums a captured table: 0.07 s without them, a timeout with them). When the search grows past its bound
+/// the answer is yes.
+bool feedsAnAddress(const llvm::Instruction &load) {
+  std::vector<const llvm::Value *> todo{&load};
+  std::set<const llvm::Value *> seen{&load};
+  auto follow = [&](const llvm::Value *v) {
+    if (seen.insert(v).second)
+      todo.push_back(v);
+  };
+  while (!todo.empty()) {
+    if (seen.size() > 512)
+      return true;
+    const llvm::Value *v = todo.back();
+    todo.pop_back();
+    for (const llvm::User *user : v->users()) {
+      if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
+        if (gep->getPointerOperand() != v)
+          return true;
+        follow(gep);
+      } else if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() == v)
+          return true;
+        // The value kept in a private variable: follow the variable's loads.
+        const llvm::Value *base = llvm::getUnderlyingObject(store->getPointerOperand());
+        if (llvm::isa<llvm::AllocaInst>(base))
+          for (const llvm::User *u : base->users()) {
+            if (llvm::isa<llvm::LoadInst>(u))
+              follow(u);
+            else if (llvm::isa<llvm::GetElementPtrInst>(u))
+              for (const llvm::User *w : u->users())
+                if (llvm::isa<llvm::LoadInst>(w))
+                  follow(w);
+          }
+      } else if (const auto *access = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (access->getPointerOperand() == v)
+          return true;
+      } else if (llvm::isa<llvm::AtomicRMWInst>(user) || llvm::isa<llvm::AtomicCmpXchgInst>(user) ||
+                 llvm::isa<llvm::CallBase>(user) || llvm::isa<llvm::IntToPtrInst>(user)) {
+        return true;
+      } else if (const auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
+        if (!inst->getType()->isVoidTy())
+          follow(inst);
+      }
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+void ThreadEncoder::noteDistinctWordRead(const llvm::Instruction &inst, std::uint64_t object, unsigned size,
+                                         unsigned bits, const cvc5::Term &offset, const cvc5::Term &value) {
+  const auto &[origin, data] = m_s.capturedBytes.at(object);
+  std::size_t count = data.size() / size;
+  if (count < 2 || (size & (size - 1)) != 0)
+    return;
+  auto known = m_s.wordsDistinct.find({object, size, bits});
+  if (known == m_s.wordsDistinct.end()) {
+    // The words as loadValue reads them (wordAt), cut to the bits the load keeps.
+    bool little = m_s.launch.endianness == format::Endianness::Little;
+    std::set<std::uint64_t> words;
+    for (std::size_t at = 0; at + size <= data.size(); at += size) {
+      std::uint64_t word = 0;
+      for (unsigned i = 0; i < size; ++i)
+        word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
+      words.insert(bits < 64 ? word & ((std::uint64_t(1) << bits) - 1) : word);
+    }
+    known = m_s.wordsDistinct.emplace(std::make_tuple(object, size, bits), words.size() == count).first;
+  }
+  if (!known->second || !feedsAnAddress(inst))
+    return;
+  // inside: offset = origin + k·size with k < count — exactly the offsets whose ite arm gives word k.
+  cvc5::Term fromOrigin = m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, origin)});
+  cvc5::Term inside = m_tf.ule(fromOrigin, m_tf.constant(64, (count - 1) * size));
+  if (size > 1)
+    inside = m_tf.land(inside,
+                       m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND, {fromOrigin, m_tf.constant(64, size - 1)}),
+                               m_tf.constant(64, 0)));
+  m_s.distinctWordReads[m_thread].push_back({object, size, offset, value, inside});
+}
+
 SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr,
                                   bool wordwise) {
   // Read-only buffers with captured bytes are read exactly, read-only buffers without them through one open
@@ -670,6 +758,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
                               : loadValue(inst, type, ptr, /*wordwise=*/false).term;
       for (std::size_t at = 0; at + size <= data.size(); at += size)
         result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)), wordAt(at), result);
+      noteDistinctWordRead(inst, object, size, bits, ptr.offset, result);
       return SymValue{result, ptr.how};
     }
     if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -207,6 +208,16 @@ struct EncodingState {
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
   /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.
   std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<unsigned char>>> capturedBytes;
+  /// An aligned read of a captured table whose words of its size are pairwise distinct (loadValue): the
+  /// read's offset is the one place holding its value while `inside` (stateDistinctTableWords).
+  struct DistinctWordRead {
+    std::uint64_t object;
+    unsigned size;
+    cvc5::Term offset, value, inside;
+  };
+  std::array<std::vector<DistinctWordRead>, 2> distinctWordReads;
+  /// (object, size in bytes, bits read) → whether the captured words are pairwise distinct.
+  std::map<std::tuple<std::uint64_t, unsigned, unsigned>, bool> wordsDistinct;
   cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
   cvc5::Term sameGroup; ///< ... and are in one work-group
   /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.

@@ -43,6 +43,20 @@ void stateUniformReads(EncodingState &s) {
   }
 }
 
+void stateDistinctTableWords(EncodingState &s) {
+  TermFactory &tf = s.tf;
+  // Pairs of reads grow with the square of a table's reads (an unrolled loop over it); past this many the
+  // fact is left out, which only leaves the solver more to do.
+  constexpr std::size_t kMostPairs = 1024;
+  if (s.distinctWordReads[0].size() * s.distinctWordReads[1].size() > kMostPairs)
+    return;
+  for (const auto &a : s.distinctWordReads[0])
+    for (const auto &b : s.distinctWordReads[1])
+      if (a.object == b.object && a.size == b.size && a.value.getSort() == b.value.getSort())
+        s.solver.assertFormula(tf.lor(tf.lnot(tf.land(tf.land(a.inside, b.inside), tf.eq(a.value, b.value))),
+                                      tf.eq(a.offset, b.offset)));
+}
+
 void stateCounterFacts(EncodingState &s) {
   TermFactory &tf = s.tf;
   // object → the one step its counters add; 0 when they add different steps or anything else writes it

@@ -112,6 +112,10 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// Records read `inst` of captured table `object` (EncodingState::distinctWordReads) when its words of
+  /// `size` bytes, cut to `bits`, are pairwise distinct and its value may end up in an address.
+  void noteDistinctWordRead(const llvm::Instruction &inst, std::uint64_t object, unsigned size, unsigned bits,
+                            const cvc5::Term &offset, const cvc5::Term &value);
   /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
   cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
   /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
