@@ -44,9 +44,14 @@ import launch_manifest  # noqa: E402
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND_ICD = os.environ.get("CLCAPTURE_OCLGRIND_ICD", "/usr/lib/oclgrind/liboclgrind-rt-icd.so")
 HOST_TIMEOUT = 600  # seconds for one host run (a launch that hangs is skipped after it)
+# A launch built with a divergent barrier (feature "divergent-barrier") crashes PoCL or hangs it; its capture
+# is written before it runs (the layer records a launch when it is enqueued), and its outputs are never
+# compared, so on PoCL its run is cut this many seconds after its `start` line instead of LAUNCH_TIMEOUT.
+# (Oclgrind, the oracle, runs it to the end.)
+DIVERGENT_RUN_TIMEOUT = 5
 LAUNCH_TIMEOUT = 60  # seconds for one launch (its build and run) before the host is taken as hung (a divergent
 # barrier can hang PoCL: the capture is written before the launch runs, so only the run is lost)
-VERIFY_TIMEOUT = 60  # clcapture-verify --timeout per instantiation
+VERIFY_TIMEOUT = 60  # clcapture-verify --timeout per instantiation (--verify-timeout)
 KNOWN_FALSE_ALARMS = os.path.join(SOUNDNESS, "known_false_alarms.json")
 ORACLE_MESSAGE = re.compile(r"^(Read-write data race|Write-write data race|Work-group divergence detected)", re.M)
 
@@ -54,10 +59,10 @@ ORACLE_MESSAGE = re.compile(r"^(Read-write data race|Write-write data race|Work-
 # ---- running the host
 
 
-def watch_host(argv, env, err, timeout):
+def watch_host(argv, env, err, timeout, cut_short=frozenset()):
     """Runs one host; kills it when a launch (from its `build`/`start` line to the next line) takes longer
-    than LAUNCH_TIMEOUT, or the whole run longer than `timeout`. Returns (exit code or None, why it was
-    killed or None, stdout)."""
+    than LAUNCH_TIMEOUT, a launch of a kernel in `cut_short` runs longer than DIVERGENT_RUN_TIMEOUT, or the
+    whole run takes longer than `timeout`. Returns (exit code or None, why it was killed or None, stdout)."""
     lines, last_line = [], [time.monotonic()]
 
     def read(stream):
@@ -71,7 +76,10 @@ def watch_host(argv, env, err, timeout):
     started, why = time.monotonic(), None
     while p.poll() is None:
         now = time.monotonic()
-        if now - last_line[0] > LAUNCH_TIMEOUT:
+        running = lines[-1].strip()[6:] if lines and lines[-1].startswith("start ") else None
+        if running in cut_short and now - last_line[0] > DIVERGENT_RUN_TIMEOUT:
+            why = f"cut short (a divergent barrier, run for {DIVERGENT_RUN_TIMEOUT} s)"
+        elif now - last_line[0] > LAUNCH_TIMEOUT:
             why = f"hung (one launch took more than {LAUNCH_TIMEOUT} s)"
         elif now - started > timeout:
             why = f"hung (more than {timeout} s)"
@@ -87,7 +95,7 @@ def watch_host(argv, env, err, timeout):
     return (None if why else p.returncode), why, "".join(lines)
 
 
-def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
+def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT, cut_short=frozenset()):
     """Runs the host over every launch, resuming after one that kills or hangs it.
 
     command(first, run_index) gives the argv of one host run starting at launch `first`.
@@ -100,7 +108,7 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT):
         argv = command(first, runs)
         runs += 1
         with tempfile.TemporaryFile("w+") as err:
-            code, why, stdout = watch_host(argv, env, err, timeout)
+            code, why, stdout = watch_host(argv, env, err, timeout, cut_short)
             err.seek(0)
             stderr = err.read()
         stderr_all.append(stderr)
@@ -141,7 +149,8 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
         return [tools.clcapture, "--dir", cap, "--icd", POCL_ICD, "--store", "off", "--call-sites", "off",
                 "--log", "error", "--", tools.host, manifest_path, "--first", str(first)]
 
-    record = run_host(command, env, manifest["launches"])
+    divergent = frozenset(l["kernel"] for l in manifest["launches"] if "divergent-barrier" in l.get("features", ()))
+    record = run_host(command, env, manifest["launches"], cut_short=divergent)
     record["captures"] = [f for f in folders if os.path.exists(os.path.join(f, "captures.json"))]
     captured = set()
     for cap in record["captures"]:
@@ -215,12 +224,12 @@ def oclgrind_messages(stderr):
 # ---- verifying
 
 
-def verify(tools, captures, folder, jobs):
+def verify(tools, captures, folder, jobs, timeout=VERIFY_TIMEOUT):
     """{kernel: result record} from clcapture-verify's JSON report of every capture folder."""
     results = {}
     for i, cap in enumerate(captures):
         report = os.path.join(folder, f"verify-{i}.json")
-        subprocess.run([tools.verify, "--no-cache", "--format=json", f"--timeout={VERIFY_TIMEOUT}", f"-j{jobs}",
+        subprocess.run([tools.verify, "--no-cache", "--format=json", f"--timeout={timeout}", f"-j{jobs}",
                         f"--output={report}", cap], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             with open(report, encoding="utf-8") as f:
@@ -359,6 +368,7 @@ def run_batch(seed, size, out, tools, args, known):
     manifest_path = launch_manifest.write(folder, seed, launches)
     manifest = launch_manifest.read(manifest_path)
     capture = capture_on_pocl(tools, manifest_path, manifest, folder)
+    captured = time.monotonic()
     # Oclgrind is single-threaded: it runs beside the verifier.
     with tempfile.TemporaryDirectory() as scratch:
         grind_result = {}
@@ -367,9 +377,11 @@ def run_batch(seed, size, out, tools, args, known):
             grind_result.update(run_host(lambda first, i: [tools.host, manifest_path, "--first", str(first),
                                                            "--source-key", "oracle_source"],
                                          oclgrind_env(), manifest["launches"]))
+            grind_result["seconds"] = time.monotonic() - captured
         thread = threading.Thread(target=grind)
         thread.start()
-        results = verify(tools, capture["captures"], folder, args.jobs)
+        results = verify(tools, capture["captures"], folder, args.jobs, args.verify_timeout)
+        verified = time.monotonic()
         thread.join()
     with open(os.path.join(folder, "oclgrind.txt"), "w", encoding="utf-8") as f:
         f.write(grind_result["stderr"])
@@ -405,7 +417,9 @@ def run_batch(seed, size, out, tools, args, known):
     return {"seed": seed, "launches": len(manifest["launches"]), "rows": rows,
             "not_built": capture["not_built"], "lost_on_pocl": capture["lost"],
             "captured_from_manifest": capture["synthesised"],
-            "lost_on_oclgrind": grind_result["lost"], "seconds": round(time.monotonic() - started, 1)}
+            "lost_on_oclgrind": grind_result["lost"], "seconds": round(time.monotonic() - started, 1),
+            "stage_seconds": {"capture_on_pocl": round(captured - started, 1), "verify": round(verified - captured, 1),
+                              "oclgrind": round(grind_result["seconds"], 1)}}
 
 
 def summarise(batches, seconds):
@@ -430,6 +444,7 @@ def summarise(batches, seconds):
     return {"seeds": [b["seed"] for b in batches], "launches": len(rows),
             "verdicts": verdicts, "verdicts_by_expectation": by_expectation, "oracle": oracle,
             "defects_confirmed_by_oclgrind": agree, "verified_and_oclgrind_clean": verified_clean,
+            "timed_out": sum(1 for r in rows if "timed out" in r.get("reason", "")),
             "unsound": pick("unsound"), "false_alarms": pick("false-alarm"),
             "known_false_alarms": pick("known-false-alarm"), "expectation_broken": pick("expectation-broken"),
             "not_built": {k: v.splitlines()[0] for b in batches for k, v in b["not_built"].items()},
@@ -471,7 +486,7 @@ def print_summary(s):
     print(f"  Oclgrind: {json.dumps(s['oracle'], sort_keys=True)}; defects Oclgrind confirms: "
           f"{s['defects_confirmed_by_oclgrind']}; verified and Oclgrind clean: {s['verified_and_oclgrind_clean']}")
     print(f"  not built: {len(s['not_built'])}, lost on PoCL: {len(s['lost_on_pocl'])}, "
-          f"lost on Oclgrind: {len(s['lost_on_oclgrind'])}")
+          f"lost on Oclgrind: {len(s['lost_on_oclgrind'])}, verification timed out: {s['timed_out']}")
     for key, label in (("unsound", "UNSOUND"), ("false_alarms", "FALSE ALARM"),
                        ("expectation_broken", "EXPECTATION BROKEN"), ("known_false_alarms", "known false alarm")):
         for u in s[key]:
@@ -498,6 +513,9 @@ def main():
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-seconds", type=int, default=900)
+    parser.add_argument("--verify-timeout", type=int, default=VERIFY_TIMEOUT,
+                        help="clcapture-verify --timeout per launch; a launch that reaches it cannot be verified, "
+                             "so a lower one trades a few verdicts for launches an hour (docs/soundness-fuzzer.md)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--clcapture")
     parser.add_argument("--verify")
@@ -525,11 +543,14 @@ def main():
         batches.append(batch)
         print(f"batch {seed}: {batch['launches']} launches in {batch['seconds']} s; "
               f"{sum(1 for r in batch['rows'] if r['outcome'] == 'unsound')} unsound, "
-              f"{sum(1 for r in batch['rows'] if r['outcome'] == 'false-alarm')} false alarms", flush=True)
+              f"{sum(1 for r in batch['rows'] if r['outcome'] == 'false-alarm')} false alarms "
+              f"({', '.join(f'{k} {v} s' for k, v in batch['stage_seconds'].items())})", flush=True)
         seed += 1
+        # After every batch, so that a run stopped from outside (kill) keeps what it finished.
+        summary = summarise(batches, time.monotonic() - started)
+        with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
+            json.dump({"summary": summary, "batches": batches}, f, indent=1)
     summary = summarise(batches, time.monotonic() - started)
-    with open(os.path.join(args.out, "summary.json"), "w", encoding="utf-8") as f:
-        json.dump({"summary": summary, "batches": batches}, f, indent=1)
     print_summary(summary)
     if args.check:
         failures = check(summary, batches, args.batch_size)
