@@ -123,15 +123,21 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT, cut_short=fr
             not_built[m.group(1)] = (m.group(2) + "\n" + m.group(3)).strip()
         if code in (0, 3):
             break
-        if started is None and retries > 0:
-            # Died between launches (a library replaced by a rebuild under us): resume after the last one.
-            retries -= 1
-            first = names.index(last_done) + 1 if last_done else first
+        if started is None and last_done is not None:
+            # Died between launches, after finishing some: an out-of-bounds launch corrupts the host's heap
+            # and the abort comes later ("double free or corruption", exit 134). Resume after the last one.
+            first, retries = names.index(last_done) + 1, 2
             continue
         if started is None:
-            # Died outside a launch: nothing to resume after.
-            lost.update({n: f"the host exited {code} before it" for n in names[first:] if n not in ran and n not in not_built})
-            break
+            # Died before its first launch (a library replaced by a rebuild under us): try again twice, then
+            # give that launch up and go on after it.
+            if retries > 0:
+                retries -= 1
+                continue
+            lost[names[first]] = f"the host exited {code} before it"
+            first, retries = first + 1, 2
+            continue
+        retries = 2
         lost[started] = why or f"the driver crashed (exit {code}, signal {-code if code < 0 else code - 128})"
         first = names.index(started) + 1
     return {"ran": ran, "lost": lost, "not_built": not_built, "stderr": "".join(stderr_all), "runs": runs}
