@@ -1,16 +1,18 @@
 //===- Normalizer.cpp - The normalisation pipeline ------------------------===//
 //
 // The pipeline, in order (new pass manager):
-//   1. keep reads alive: every read of non-private memory gets a fake use, so that LLVM does not delete the
+//   1. other kernels go: every defined function but the entry is made internal and always_inline, and
+//      GlobalDCE drops what the entry cannot reach (the other kernels, the helpers only they use) before any
+//      work is spent on it; variable debug records go too (dropVariableDebugRecords; source locations stay);
+//   2. keep reads alive: every read of non-private memory gets a fake use, so that LLVM does not delete the
 //      ones whose value is unused (KeepReads.h; again after SROA, which splits struct copies into loads);
-//   2. inline: every defined function but the entry is internal and always_inline; AlwaysInliner, then
-//      GlobalDCE drops the other kernels, the inlined helpers and what only they used;
-//   3. per function: SROA (CFG preserved) and mem2reg put private scalars into SSA form; work-item queries
+//   3. inline: AlwaysInliner, then GlobalDCE drops the inlined helpers;
+//   4. per function: SROA (CFG preserved) and mem2reg put private scalars into SSA form; work-item queries
 //      (get_global_id(0), …) move to the entry, one call each (WorkItemCalls.h); InferAddressSpaces
 //      gives generic-pointer (OpenCL 2.0) accesses their real address space where it is evident;
 //      InstSimplify folds what that exposes; CfgCleanup folds constant branches; LoopSimplify canonicalises
 //      loops;
-//   4. the fake uses go.
+//   5. the fake uses go.
 // None of these adds an access to non-private memory, moves one across a branch or a call, or merges two:
 // SROA creates accesses only to allocas (private memory), except that it splits a struct copy into one
 // access per field of the same bytes at the same place; InstSimplify only replaces values and deletes dead
@@ -32,6 +34,7 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
@@ -42,6 +45,7 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
+#include <vector>
 
 namespace clcapture::frontend {
 
@@ -67,6 +71,24 @@ void prepareForInlining(llvm::Module &module, llvm::Function &entry) {
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
         call->removeFnAttr(llvm::Attribute::NoInline);
   }
+}
+
+/// Variable debug records go (llvm.dbg.value, llvm.dbg.declare), but for the entry's own arguments
+/// (encode/ArgumentNames.cpp names a by-value struct's members from them). The analysis reads only
+/// instructions' source locations, which stay; SROA and mem2reg would otherwise track every private
+/// variable of every inlined helper through them (hashcat's DES kernel: half of its analysis time).
+void dropVariableDebugRecords(llvm::Module &module, llvm::Function &entry) {
+  std::vector<llvm::Instruction *> records;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &inst : llvm::instructions(function))
+      if (auto *record = llvm::dyn_cast<llvm::DbgVariableIntrinsic>(&inst)) {
+        auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(record);
+        if (&function == &entry && declare && llvm::isa_and_nonnull<llvm::Argument>(declare->getAddress()))
+          continue;
+        records.push_back(record);
+      }
+  for (llvm::Instruction *record : records)
+    record->eraseFromParent();
 }
 
 /// The program's own functions that the entry still calls after inlining (only recursion leaves any).
@@ -113,12 +135,16 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   perFunction.addPass(llvm::LoopSimplifyPass());
 
   llvm::ModulePassManager pipeline;
+  // The other kernels (internal now) and the helpers only they call go first: inlining into them would be
+  // wasted (hashcat's m01500 program has three kernels over the same 1,000-line DES helpers).
+  pipeline.addPass(llvm::GlobalDCEPass());
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(KeepReadsPass()));
   pipeline.addPass(llvm::AlwaysInlinerPass(/*InsertLifetime=*/false));
   pipeline.addPass(llvm::GlobalDCEPass());
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(perFunction)));
 
   prepareForInlining(module, entry);
+  dropVariableDebugRecords(module, entry);
   pipeline.run(module, modules);
   removeKeepReads(module);
 
