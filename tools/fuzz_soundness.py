@@ -44,7 +44,8 @@ import launch_manifest  # noqa: E402
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND_ICD = os.environ.get("CLCAPTURE_OCLGRIND_ICD", "/usr/lib/oclgrind/liboclgrind-rt-icd.so")
 HOST_TIMEOUT = 600  # seconds for one host run (a launch that hangs is skipped after it)
-# A launch built with a divergent barrier (feature "divergent-barrier") crashes PoCL or hangs it; its capture
+# A launch built with a divergent barrier (feature "divergent-barrier"; "may-diverge": a corpus mutation with a
+# barrier that its original reaches divergently or that a mutation moved) crashes PoCL or hangs it; its capture
 # is written before it runs (the layer records a launch when it is enqueued), and its outputs are never
 # compared, so on PoCL its run is cut this many seconds after its `start` line instead of LAUNCH_TIMEOUT.
 # (Oclgrind, the oracle, runs it to the end.)
@@ -155,7 +156,8 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
         return [tools.clcapture, "--dir", cap, "--icd", POCL_ICD, "--store", "off", "--call-sites", "off",
                 "--log", "error", "--", tools.host, manifest_path, "--first", str(first)]
 
-    divergent = frozenset(l["kernel"] for l in manifest["launches"] if "divergent-barrier" in l.get("features", ()))
+    divergent = frozenset(l["kernel"] for l in manifest["launches"]
+                          if {"divergent-barrier", "may-diverge"} & set(l.get("features", ())))
     record = run_host(command, env, manifest["launches"], cut_short=divergent)
     record["captures"] = [f for f in folders if os.path.exists(os.path.join(f, "captures.json"))]
     captured = set()

@@ -279,4 +279,9 @@ def generate(rng, name, corpus):
     meaning_kept = all(m in MEANING_KEEPING for m in applied)
     launch.expectation = "racefree" if k.verdict == "verified" and meaning_kept else "unknown-expectation"
     launch.features = ["corpus-mutation"] + [f"mutation:{m}" for m in applied]
+    # A barrier the original already reaches divergently, or one moved: PoCL may hang on it (the driver cuts
+    # such a launch's run short on PoCL; its capture is written before it runs).
+    if re.search(r"\b(barrier|work_group_\w+|wait_group_events)\s*\(", text) and \
+            (k.verdict != "verified" or "move-barrier" in applied):
+        launch.features.append("may-diverge")
     return launch
