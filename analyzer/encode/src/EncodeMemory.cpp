@@ -2,6 +2,7 @@
 
 #include "ThreadEncoderImpl.h"
 
+#include <algorithm>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
@@ -633,32 +634,34 @@ cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &o
 
 namespace {
 
-/// Whether the value `load` reads may end up in an address: an index of a getelementptr, the pointer of an
-/// access, an argument of a call (vstore's offset, an atomic's pointer), followed through arithmetic,
-/// casts, PHIs, selects, call results and private variables. Only such values profit from
-/// stateDistinctTableWords; elsewhere its facts only give the solver more to do (Oclgrind's `misc/reduce`
-/// sums a captured table: 0.07 s without them, a timeout with them). When the search grows past its bound
-/// the answer is yes.
-bool feedsAnAddress(const llvm::Instruction &load) {
+/// The accesses whose address the value `load` reads may take part in: through an index of a getelementptr
+/// and the pointers derived from it, up to the load, store, atomic or call (vstore's offset, an atomic's
+/// pointer) that uses it, followed through arithmetic, casts, PHIs, selects, call results and private
+/// variables. Only queries about such accesses profit from distinctWordFacts. Empty when the search grows
+/// past its bound (then no fact is stated: the solver is left to find it out, as without the facts).
+std::vector<const llvm::Instruction *> addressedAccesses(const llvm::Instruction &load) {
+  std::vector<const llvm::Instruction *> accesses;
   std::vector<const llvm::Value *> todo{&load};
   std::set<const llvm::Value *> seen{&load};
   auto follow = [&](const llvm::Value *v) {
     if (seen.insert(v).second)
       todo.push_back(v);
   };
+  auto access = [&](const llvm::Instruction *inst) {
+    if (std::find(accesses.begin(), accesses.end(), inst) == accesses.end())
+      accesses.push_back(inst);
+  };
   while (!todo.empty()) {
     if (seen.size() > 512)
-      return true;
+      return {};
     const llvm::Value *v = todo.back();
     todo.pop_back();
     for (const llvm::User *user : v->users()) {
-      if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
-        if (gep->getPointerOperand() != v)
-          return true;
-        follow(gep);
-      } else if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-        if (store->getPointerOperand() == v)
-          return true;
+      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() == v) {
+          access(store);
+          continue;
+        }
         // The value kept in a private variable: follow the variable's loads.
         const llvm::Value *base = llvm::getUnderlyingObject(store->getPointerOperand());
         if (llvm::isa<llvm::AllocaInst>(base))
@@ -670,19 +673,24 @@ bool feedsAnAddress(const llvm::Instruction &load) {
                 if (llvm::isa<llvm::LoadInst>(w))
                   follow(w);
           }
-      } else if (const auto *access = llvm::dyn_cast<llvm::LoadInst>(user)) {
-        if (access->getPointerOperand() == v)
-          return true;
-      } else if (llvm::isa<llvm::AtomicRMWInst>(user) || llvm::isa<llvm::AtomicCmpXchgInst>(user) ||
-                 llvm::isa<llvm::CallBase>(user) || llvm::isa<llvm::IntToPtrInst>(user)) {
-        return true;
+      } else if (const auto *read = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        if (read->getPointerOperand() == v)
+          access(read);
+        else
+          follow(read);
+      } else if (llvm::isa<llvm::AtomicRMWInst>(user) || llvm::isa<llvm::AtomicCmpXchgInst>(user)) {
+        access(llvm::cast<llvm::Instruction>(user));
+      } else if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+        access(call);
+        if (!call->getType()->isVoidTy())
+          follow(call);
       } else if (const auto *inst = llvm::dyn_cast<llvm::Instruction>(user)) {
         if (!inst->getType()->isVoidTy())
-          follow(inst);
+          follow(inst); // arithmetic, casts, PHIs, selects, getelementptrs and the pointers they make
       }
     }
   }
-  return false;
+  return accesses;
 }
 
 } // namespace
@@ -706,7 +714,10 @@ void ThreadEncoder::noteDistinctWordRead(const llvm::Instruction &inst, std::uin
     }
     known = m_s.wordsDistinct.emplace(std::make_tuple(object, size, bits), words.size() == count).first;
   }
-  if (!known->second || !feedsAnAddress(inst))
+  if (!known->second)
+    return;
+  std::vector<const llvm::Instruction *> accesses = addressedAccesses(inst);
+  if (accesses.empty())
     return;
   // inside: offset = origin + k·size with k < count — exactly the offsets whose ite arm gives word k.
   cvc5::Term fromOrigin = m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, origin)});
@@ -715,7 +726,7 @@ void ThreadEncoder::noteDistinctWordRead(const llvm::Instruction &inst, std::uin
     inside = m_tf.land(inside,
                        m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND, {fromOrigin, m_tf.constant(64, size - 1)}),
                                m_tf.constant(64, 0)));
-  m_s.distinctWordReads[m_thread].push_back({object, size, offset, value, inside});
+  m_s.distinctWordReads[m_thread].push_back({object, size, offset, value, inside, std::move(accesses)});
 }
 
 SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr,

@@ -208,12 +208,14 @@ struct EncodingState {
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
   /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.
   std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<unsigned char>>> capturedBytes;
-  /// An aligned read of a captured table whose words of its size are pairwise distinct (loadValue): the
-  /// read's offset is the one place holding its value while `inside` (stateDistinctTableWords).
+  /// A read of a captured table whose words of its size are pairwise distinct (loadValue): while `inside`
+  /// (a whole captured word), its offset is the one place holding its value (distinctWordFacts). `accesses`:
+  /// the accesses whose address its value takes part in.
   struct DistinctWordRead {
     std::uint64_t object;
     unsigned size;
     cvc5::Term offset, value, inside;
+    std::vector<const llvm::Instruction *> accesses;
   };
   std::array<std::vector<DistinctWordRead>, 2> distinctWordReads;
   /// (object, size in bytes, bits read) → whether the captured words are pairwise distinct.

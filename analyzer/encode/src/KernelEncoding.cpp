@@ -34,7 +34,6 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     detail::stateCounterFacts(s);
     detail::guardCounterResults(s);
     detail::stateUniformReads(s);
-    detail::stateDistinctTableWords(s);
     detail::stateExclusiveSuccesses(s);
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());

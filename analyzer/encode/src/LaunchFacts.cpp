@@ -1,4 +1,4 @@
-//===- LaunchFacts.cpp - Uniform reads, counters, exclusive successes ----===//
+//===- LaunchFacts.cpp - Uniform reads, counters, exclusive successes, distinct table words ----===//
 
 #include "LaunchFacts.h"
 
@@ -43,18 +43,27 @@ void stateUniformReads(EncodingState &s) {
   }
 }
 
-void stateDistinctTableWords(EncodingState &s) {
+cvc5::Term distinctWordFacts(EncodingState &s, const std::vector<unsigned> &a,
+                             const std::vector<unsigned> &b) {
   TermFactory &tf = s.tf;
-  // Pairs of reads grow with the square of a table's reads (an unrolled loop over it); past this many the
-  // fact is left out, which only leaves the solver more to do.
-  constexpr std::size_t kMostPairs = 1024;
-  if (s.distinctWordReads[0].size() * s.distinctWordReads[1].size() > kMostPairs)
-    return;
-  for (const auto &a : s.distinctWordReads[0])
-    for (const auto &b : s.distinctWordReads[1])
-      if (a.object == b.object && a.size == b.size && a.value.getSort() == b.value.getSort())
-        s.solver.assertFormula(tf.lor(tf.lnot(tf.land(tf.land(a.inside, b.inside), tf.eq(a.value, b.value))),
-                                      tf.eq(a.offset, b.offset)));
+  auto addresses = [&](const EncodingState::DistinctWordRead &read, const std::vector<unsigned> &sites) {
+    for (unsigned id : sites)
+      if (std::find(read.accesses.begin(), read.accesses.end(), s.sites[id].inst) != read.accesses.end())
+        return true;
+    return false;
+  };
+  cvc5::Term facts = tf.boolean(true);
+  for (const auto &ra : s.distinctWordReads[0]) {
+    if (!addresses(ra, a))
+      continue;
+    for (const auto &rb : s.distinctWordReads[1])
+      if (ra.object == rb.object && ra.size == rb.size && ra.value.getSort() == rb.value.getSort() &&
+          addresses(rb, b))
+        facts =
+            tf.land(facts, tf.lor(tf.lnot(tf.land(tf.land(ra.inside, rb.inside), tf.eq(ra.value, rb.value))),
+                                  tf.eq(ra.offset, rb.offset)));
+  }
+  return facts;
 }
 
 void stateCounterFacts(EncodingState &s) {

@@ -89,6 +89,7 @@ cvc5::Term overlapping(EncodingState &s, const SiteChoice &ca, const SiteChoice 
   cvc5::Term q = tf.land(ca.constraint, cb.constraint);
   q = tf.land(q, tf.land(ca.reach, cb.reach));
   q = tf.land(q, tf.eq(ca.object, cb.object));
+  q = tf.land(q, distinctWordFacts(s, a, b)); // implied facts that help the solver (row 13c)
   if (alignedUnit(s, a, b))
     q = tf.land(q, tf.eq(ca.offset, cb.offset)); // aligned units of one size overlap only when they coincide
   else
