@@ -447,16 +447,55 @@ def phase_loop(kb):
 
 
 def phase_scatter(kb):
+    """dst[T[g]] = g through a captured permutation T, in one of four forms that reach docs/semantics.md row
+    13c (distinct table words) and break each of its conditions: a repeated entry (the words are not
+    distinct), shorts that repeat where the ints do not (another width), two tables whose ranges meet
+    (another table), an int read at byte offset 2g (not a whole word)."""
     rng = kb.rng
-    perm = list(range(kb.n))
+    n = kb.n
+    form = rng.choice(["plain", "plain", "shorts", "two tables", "bytes view"]) if n > 1 else "plain"
+    dst = kb.int_buffer(kb.fresh("scattered"), n)
+    kb.features.update({"captured-table" if n * 4 <= 4096 else "open-table", "data-dependent-index",
+                        f"scatter-{form.replace(' ', '-')}"})
+    perm = list(range(n))
     rng.shuffle(perm)
-    if kb.n > 1 and kb.hazard("table with a repeated entry"):
-        i, j = rng.sample(range(kb.n), 2)
-        perm[i] = perm[j]
-    table = kb.int_buffer(kb.fresh("perm"), kb.n, perm, read_only=True, const=True)
-    dst = kb.int_buffer(kb.fresh("scattered"), kb.n)
-    kb.features.update({"captured-table" if kb.n * 4 <= 4096 else "open-table", "data-dependent-index"})
-    kb.emit([f"{dst}[{table}[g]] = (int)g;"])
+    if form == "plain":
+        if kb.hazard("table with a repeated entry"):
+            i, j = rng.sample(range(n), 2)
+            perm[i] = perm[j]
+        table = kb.int_buffer(kb.fresh("perm"), n, perm, read_only=True, const=True)
+        kb.emit([f"{dst}[{table}[g]] = (int)g;"])
+    elif form == "shorts":
+        # n shorts packed two to an int (little-endian, as PoCL and Oclgrind on x86-64 store them).
+        if kb.hazard("shorts that repeat in a table of distinct ints"):
+            i, j = rng.sample(range(n), 2)
+            perm[i] = perm[j]  # the ints around them still differ unless their other halves agree too
+        words = [(perm[k] & 0xFFFF) | ((perm[k + 1] & 0xFFFF) << 16 if k + 1 < n else 0) for k in range(0, n, 2)]
+        table = kb.int_buffer(kb.fresh("perm"), len(words), words, read_only=True, const=True)
+        kb.emit([f"{dst}[((global const short *){table})[g]] = (int)g;"])
+    elif form == "two tables":
+        # Even work-items scatter through the first table into [0, half), odd ones through the second into
+        # [half, n): each is injective on its work-items and their ranges do not meet.
+        half = (n + 1) // 2
+        evens, odds = list(range(half)), list(range(half, n))
+        rng.shuffle(evens)
+        rng.shuffle(odds)
+        first, second = [0] * n, [0] * n
+        for k in range(n):
+            first[k] = evens[k // 2] if k % 2 == 0 else rng.randrange(n)
+            second[k] = odds[k // 2] if k % 2 == 1 else rng.randrange(n)
+        if kb.hazard("two tables whose ranges meet"):
+            odd = rng.randrange(1, n, 2)
+            second[odd] = first[rng.randrange(0, n, 2)]
+        a = kb.int_buffer(kb.fresh("perm"), n, first, read_only=True, const=True)
+        b = kb.int_buffer(kb.fresh("perm"), n, second, read_only=True, const=True)
+        kb.emit([f"if (g % 2u == 0u) {{ {dst}[{a}[g]] = (int)g; }} else {{ {dst}[{b}[g]] = (int)g; }}"])
+    else:
+        # The table read as ints through a byte pointer: at 4g whole words (the permutation), at 2g (the
+        # hazard) every other read straddles two words, and `% n` keeps it in bounds.
+        table = kb.int_buffer(kb.fresh("perm"), n, perm, read_only=True, const=True)
+        step = 2 if kb.hazard("an int read at byte offset 2g of a permutation") else 4
+        kb.emit([f"{dst}[(uint)(*(global const int *)((global const char *){table} + {step}u * g)) % n] = (int)g;"])
 
 
 def phase_strided(kb):
