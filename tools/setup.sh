@@ -22,7 +22,7 @@ packages=(
   # launcher tests: a copy of libclcapture.so that cannot load (patchelf --add-needed)
   patchelf
   # the third-party programs of tests/realapps (captured and verified end to end)
-  clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins
+  clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins hashcat
   # bench/monte_carlo.sh: Boost.Compute's monte_carlo example, built against -lOpenCL
   libboost1.74-doc libboost1.74-dev
 )
