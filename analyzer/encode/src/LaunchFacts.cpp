@@ -1,4 +1,4 @@
-//===- LaunchFacts.cpp - Uniform reads, counters, exclusive successes, distinct table words ----===//
+//===- LaunchFacts.cpp - Uniform reads, counters, exclusive successes ----===//
 
 #include "LaunchFacts.h"
 
@@ -41,29 +41,6 @@ void stateUniformReads(EncodingState &s) {
     cvc5::Term both = tf.land(tf.land(a.reach, b.reach), tf.land(samePlace, together));
     s.solver.assertFormula(tf.lor(tf.lnot(both), tf.eq(a.loaded, b.loaded)));
   }
-}
-
-cvc5::Term distinctWordFacts(EncodingState &s, const std::vector<unsigned> &a,
-                             const std::vector<unsigned> &b) {
-  TermFactory &tf = s.tf;
-  auto addresses = [&](const EncodingState::DistinctWordRead &read, const std::vector<unsigned> &sites) {
-    for (unsigned id : sites)
-      if (std::find(read.accesses.begin(), read.accesses.end(), s.sites[id].inst) != read.accesses.end())
-        return true;
-    return false;
-  };
-  cvc5::Term facts = tf.boolean(true);
-  for (const auto &ra : s.distinctWordReads[0]) {
-    if (!addresses(ra, a))
-      continue;
-    for (const auto &rb : s.distinctWordReads[1])
-      if (ra.object == rb.object && ra.size == rb.size && ra.value.getSort() == rb.value.getSort() &&
-          addresses(rb, b))
-        facts =
-            tf.land(facts, tf.lor(tf.lnot(tf.land(tf.land(ra.inside, rb.inside), tf.eq(ra.value, rb.value))),
-                                  tf.eq(ra.offset, rb.offset)));
-  }
-  return facts;
 }
 
 void stateCounterFacts(EncodingState &s) {

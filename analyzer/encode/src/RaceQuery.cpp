@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DistinctTableWords.h"
 #include "KernelEncodingImpl.h"
 #include "LaunchFacts.h"
 #include "SiteChoice.h"
