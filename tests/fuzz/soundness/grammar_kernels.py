@@ -463,7 +463,7 @@ def phase_scatter(kb):
     perm = list(range(n))
     rng.shuffle(perm)
     if form == "plain":
-        if kb.hazard("table with a repeated entry"):
+        if n > 1 and kb.hazard("table with a repeated entry"):
             i, j = rng.sample(range(n), 2)
             perm[i] = perm[j]
         table = kb.int_buffer(kb.fresh("perm"), n, perm, read_only=True, const=True)
