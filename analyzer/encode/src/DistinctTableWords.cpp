@@ -93,9 +93,7 @@ void ThreadEncoder::noteDistinctWordRead(const llvm::Instruction &inst, std::uin
     bool little = m_s.launch.endianness == format::Endianness::Little;
     std::set<std::uint64_t> words;
     for (std::size_t at = 0; at + size <= data.size(); at += size) {
-      std::uint64_t word = 0;
-      for (unsigned i = 0; i < size; ++i)
-        word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
+      std::uint64_t word = EncodingState::capturedWord(data, at, size, little);
       words.insert(bits < 64 ? word & ((std::uint64_t(1) << bits) - 1) : word);
     }
     known = m_s.wordsDistinct.emplace(std::make_tuple(object, size, bits), words.size() == count).first;

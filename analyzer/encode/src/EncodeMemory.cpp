@@ -656,10 +656,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       bool little = m_s.launch.endianness == format::Endianness::Little;
       auto wordAt = [&](std::size_t at) {
-        std::uint64_t word = 0;
-        for (unsigned i = 0; i < size; ++i)
-          word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
-        return m_tf.resize(m_tf.constant(size * 8, word), bits, false);
+        return m_tf.resize(m_tf.constant(size * 8, EncodingState::capturedWord(data, at, size, little)), bits,
+                           false);
       };
       // The byte table is needed only for unaligned offsets: an offset that is origin + k·size by
       // construction reads a whole word or lies outside the captured bytes, which are open either way — a

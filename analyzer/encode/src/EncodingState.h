@@ -208,6 +208,14 @@ struct EncodingState {
   std::optional<bool> severalGroups; ///< whether two distinct work-items may be in different groups
   /// Read-only buffers with captured bytes, raw: object → (origin, bytes), for exact aligned reads.
   std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<unsigned char>>> capturedBytes;
+  /// The `size`-byte word at `at` of captured bytes `data`, in the device's byte order.
+  static std::uint64_t capturedWord(const std::vector<unsigned char> &data, std::size_t at, unsigned size,
+                                    bool little) {
+    std::uint64_t word = 0;
+    for (unsigned i = 0; i < size; ++i)
+      word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
+    return word;
+  }
   /// A read of a captured table whose words of its size are pairwise distinct (loadValue): while `inside`
   /// (a whole captured word), its offset is the one place holding its value (distinctWordFacts). `accesses`:
   /// the accesses whose address its value takes part in.
