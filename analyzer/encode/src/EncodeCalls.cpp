@@ -403,11 +403,11 @@ format::Status ThreadEncoder::encodeVectorMemory(llvm::CallBase &call, const mod
   at.offset = m_tf.add(p->offset, m_tf.mul(m_tf.resize(offset->term, 64, false), m_tf.constant(64, bytes)));
   at.how = p->how & offset->how;
   SymValue stored;
-  if (!load) {
-    auto v = value(call.getArgOperand(0));
-    stored = v ? *v : freshValue(call.getArgOperand(0)->getType(), "a vector value");
-  }
+  if (!load)
+    stored = storedValue(*call.getArgOperand(0), "a vector value");
   recordAccess(call, at, m_tf.constant(64, bytes), {}, load, !load, false, element, load ? nullptr : &stored);
+  if (!load)
+    noteSlicedValue(call, *call.getArgOperand(0));
   if (load)
     m_values[&call] = freshValue(call.getType(), "a vector read from memory at " + placeOf(&call));
   return {};

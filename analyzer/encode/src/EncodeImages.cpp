@@ -44,12 +44,11 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
   }
   at.how = how;
   SymValue stored;
-  if (write) {
-    llvm::Value *v = call.getArgOperand(call.arg_size() - 1);
-    auto sv = value(v);
-    stored = sv ? *sv : freshValue(v->getType(), "a pixel value");
-  }
+  if (write)
+    stored = storedValue(*call.getArgOperand(call.arg_size() - 1), "a pixel value");
   recordAccess(call, at, m_tf.constant(64, 1), {}, !write, write, false, 1, write ? &stored : nullptr);
+  if (write)
+    noteSlicedValue(call, *call.getArgOperand(call.arg_size() - 1));
   AccessSite &site = m_s.sites[m_s.siteFor(&call)];
   site.image = true;
   site.imageCoordinates = coordinateLanes;

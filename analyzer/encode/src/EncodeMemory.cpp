@@ -237,6 +237,12 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
     m_pointers[&inst] = any;
     return {};
   }
+  if (!m_s.slice.encodes(inst)) {
+    // Nothing the queries read depends on the value (DependenceSlice.h): the access and its guard only.
+    if (p->space != MemorySpace::Private)
+      guardRead(inst, load->getType(), *p);
+    return {};
+  }
   if (p->space == MemorySpace::Private)
     if (auto v = privateValueAt(inst, *p)) {
       m_values[&inst] = *v;
@@ -283,13 +289,13 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
     SymPointer at = *p;
     at.offset = m_tf.add(p->offset, m_tf.constant(64, std::uint64_t{lanes.first} * element));
     // Only the inserted lanes change: the store puts back what the same vector load read elsewhere.
-    auto v = value(store->getValueOperand());
-    SymValue stored = v ? *v : freshValue(type, "a vector value");
+    SymValue stored = storedValue(*store->getValueOperand(), "a vector value");
     unsigned bits =
         static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type->getScalarType()).getFixedValue());
     stored.term = m_tf.extract(stored.term, (lanes.last + 1) * bits - 1, lanes.first * bits);
     recordAccess(inst, at, m_tf.constant(64, std::uint64_t{lanes.last - lanes.first + 1} * element), {},
                  false, true, store->isAtomic(), element, &stored);
+    noteSlicedValue(inst, *store->getValueOperand());
     return {};
   }
   // A pointer stored to global or local memory: its bits are an address (addressBits), the same for two
@@ -301,10 +307,13 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
     v = addressBits(*stored, bytes * 8, "an address stored to memory at " + placeOf(&inst));
   SymValue stored = v ? *v
                       : SymValue{m_tf.fresh(m_tf.bv(bytes * 8), name("s" + std::to_string(m_fresh++))),
-                                 Exactness{"a stored value the encoder does not model"}};
+                                 Exactness{m_s.slice.available(store->getValueOperand())
+                                               ? "a stored value the encoder does not model"
+                                               : "a stored value outside the dependence slice"}};
   if (stored.term.getSort().isBoolean())
     stored.term = m_tf.toBits(stored.term);
   recordAccess(inst, *p, m_tf.constant(64, bytes), {}, false, true, store->isAtomic(), element, &stored);
+  noteSlicedValue(inst, *store->getValueOperand());
   return {};
 }
 
@@ -605,6 +614,20 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
   }
 }
 
+SymValue ThreadEncoder::storedValue(llvm::Value &operand, const std::string &what) {
+  if (auto v = value(&operand))
+    return *v;
+  return freshValue(operand.getType(),
+                    m_s.slice.available(&operand) ? what : "a stored value outside the dependence slice");
+}
+
+void ThreadEncoder::noteSlicedValue(llvm::Instruction &inst, const llvm::Value &operand) {
+  if (m_s.slice.available(&operand))
+    return;
+  if (auto id = m_s.siteOf.find({&inst, 0}); id != m_s.siteOf.end())
+    m_s.records[m_thread][id->second].valueSliced = true;
+}
+
 namespace {
 
 /// The offset lies in one of the (origin, size) ranges with room for `size` bytes.
@@ -631,6 +654,24 @@ cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &o
   return m_tf.resize(result, bits, false);
 }
 
+void ThreadEncoder::guardRead(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr) {
+  if (!ptr.object.isBitVectorValue() || type->isIntegerTy(1) || type->isVectorTy())
+    return;
+  std::uint64_t object = std::stoull(ptr.object.getBitVectorValue(10));
+  unsigned size = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
+  std::string name = m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer");
+  if (m_s.capturedTables.count(object)) {
+    // Bytes outside the captured ones are open: reading them is out of bounds of every captured argument
+    // (undefined), so a witness must read captured bytes only.
+    guard(inst, m_tf.lnot(insideRanges(m_tf, m_s.capturedRanges[object], ptr.offset, size)),
+          "a read outside the captured bytes of " + name + " at " + placeOf(&inst));
+    return;
+  }
+  if (auto open = m_s.openContents.find(object); open != m_s.openContents.end() && open->second.ranges)
+    guard(inst, m_tf.lnot(insideRanges(m_tf, *open->second.ranges, ptr.offset, size)),
+          "a read outside " + name + " at " + placeOf(&inst));
+}
+
 SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr,
                                   bool wordwise) {
   // Read-only buffers with captured bytes are read exactly, read-only buffers without them through one open
@@ -641,14 +682,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
     auto table = m_s.capturedTables.find(object);
     auto raw = wordwise ? m_s.capturedBytes.find(object) : m_s.capturedBytes.end();
     unsigned size = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
-    if (wordwise && table != m_s.capturedTables.end()) {
-      // Bytes outside the captured ones are open: reading them is out of bounds of every captured argument
-      // (undefined), so a witness must read captured bytes only.
-      guard(inst, m_tf.lnot(insideRanges(m_tf, m_s.capturedRanges[object], ptr.offset, size)),
-            "a read outside the captured bytes of " +
-                (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) + " at " +
-                placeOf(&inst));
-    }
+    if (wordwise)
+      guardRead(inst, type, ptr);
     if (raw != m_s.capturedBytes.end() && size <= 8 && raw->second.second.size() / size <= 1024) {
       // Aligned reads as a choice among the captured words: far easier for the solver than an array of
       // byte stores. An unaligned offset falls back to the byte table below.
@@ -673,12 +708,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       return SymValue{result, ptr.how};
     }
     if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {
-      // Memory nothing writes: both work-items read one array of open bytes.
-      if (open->second.ranges)
-        guard(inst, m_tf.lnot(insideRanges(m_tf, *open->second.ranges, ptr.offset, size)),
-              "a read outside " +
-                  (m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("a buffer")) +
-                  " at " + placeOf(&inst));
+      // Memory nothing writes: both work-items read one array of open bytes (guardRead keeps a witness
+      // inside its views).
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
       if (read.how.exact()) {

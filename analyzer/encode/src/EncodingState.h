@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "DependenceSlice.h"
 #include "Terms.h"
 #include "clcapture/encode/EncodeOptions.h"
 #include "clcapture/encode/Sites.h"
@@ -20,6 +21,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 namespace llvm {
@@ -51,7 +53,8 @@ struct AccessRecord {
   Exactness doneHow;
   cvc5::Term tagBit; ///< an async copy's own bit (64-bit); 0 for any other access
   bool hasValue = false;
-  SymValue value; ///< what a write stores
+  SymValue value;           ///< what a write stores
+  bool valueSliced = false; ///< `value` is open because it lies outside the dependence slice
   /// A plain load's value when it is open (read from memory other work-items may write): two work-items'
   /// loads of one place in one barrier interval agree (stateUniformReads). Null otherwise.
   cvc5::Term loaded;
@@ -238,7 +241,11 @@ struct EncodingState {
   };
   std::vector<LoggedQuery> queryLog;
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
-  bool limitSet = false;   ///< the solver's tlimit-per is set (ask resets it when a query has no limit)
+  DependenceSlice slice;   ///< what the encoding builds terms for (EncodeOptions::dependenceSlice)
+  /// A same-value test met a stored value outside the slice: its answer needs an encoding with them.
+  bool storedValuesWanted = false;
+  std::unordered_set<const llvm::Value *> builtForA; ///< instructions of work-item A that got a term
+  bool limitSet = false; ///< the solver's tlimit-per is set (ask resets it when a query has no limit)
 
   unsigned siteFor(const llvm::Instruction *inst, unsigned role = 0);
   unsigned barrierFor(const llvm::Instruction *inst, unsigned fences,

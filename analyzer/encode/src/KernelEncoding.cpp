@@ -13,6 +13,7 @@
 #include "ThreadEncoder.h"
 
 #include <algorithm>
+#include <llvm/IR/Instruction.h>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     detail::setUpLaunch(s);
     detail::setUpSharedValues(s);
     detail::setUpReadOnlyTables(s);
+    if (options.dependenceSlice)
+      s.slice = DependenceSlice::of(kernel, options.storedValues);
     for (unsigned t = 0; t < 2; ++t)
       if (auto status = encodeThread(s, t); !status)
         return format::fail(status.error());
@@ -68,6 +71,18 @@ void collectConstants(const cvc5::Term &t, std::set<cvc5::Term> &seen, std::vect
 }
 
 } // namespace
+
+bool KernelEncoding::storedValuesWanted() const {
+  return m_impl->state.storedValuesWanted;
+}
+
+bool KernelEncoding::built(const llvm::Instruction &inst) const {
+  return m_impl->state.builtForA.count(&inst) != 0;
+}
+
+std::size_t KernelEncoding::valuesBuilt() const {
+  return m_impl->state.builtForA.size();
+}
 
 std::string KernelEncoding::smtLog() const {
   EncodingState &s = m_impl->state;

@@ -157,9 +157,14 @@ format::Status ThreadEncoder::run() {
   for (llvm::BasicBlock *block : rpo) {
     if (auto status = enterBlock(*block); !status)
       return status;
-    for (llvm::Instruction &inst : *block)
+    for (llvm::Instruction &inst : *block) {
+      if (!alwaysEncoded(inst) && !m_s.slice.encodes(inst))
+        continue; // nothing the queries read depends on it (DependenceSlice.h)
       if (auto status = visit(inst); !status)
         return status;
+      if (m_thread == 0 && (m_values.count(&inst) || m_pointers.count(&inst)))
+        m_s.builtForA.insert(&inst);
+    }
     m_epochOut[block] = m_epoch;
     m_doneOut[block] = m_done;
   }

@@ -112,6 +112,14 @@ private:
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
   SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// The value a plain write stores from `operand`; an open one (`what`, or the slice's reason) when it has
+  /// no term.
+  SymValue storedValue(llvm::Value &operand, const std::string &what);
+  /// Marks `inst`'s write record when the slice left its stored `operand` out (AccessRecord::valueSliced).
+  void noteSlicedValue(llvm::Instruction &inst, const llvm::Value &operand);
+  /// The guard of a read of `type` at `ptr`: inside the captured bytes of a table, inside an open buffer's
+  /// views (a witness must not read elsewhere).
+  void guardRead(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr);
   /// Records read `inst` of captured table `object` (EncodingState::distinctWordReads) when its words of
   /// `size` bytes, cut to `bits`, are pairwise distinct and its value may end up in an address.
   void noteDistinctWordRead(const llvm::Instruction &inst, std::uint64_t object, unsigned size, unsigned bits,

@@ -73,6 +73,16 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   context.sourceLines = readLines(request.kernelSourcePath);
   context.deadline = request.deadline;
   check::CheckOutcome outcome = check::checkKernel(**encoding, context);
+  if ((*encoding)->storedValuesWanted()) {
+    // A same-value (benign) test met a write whose value the dependence slice left out: the launch is
+    // encoded and checked again with what every plain write stores (docs/semantics.md).
+    encodeOptions.storedValues = true;
+    encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
+    if (!encoding)
+      return fail(report::Verdict::Unknown, report::ErrorKind::None,
+                  "not covered by the analysis: " + encoding.error());
+    outcome = check::checkKernel(**encoding, context);
+  }
   if (request.options.dumpSmt2Dir)
     writeFile(dumpPath(*request.options.dumpSmt2Dir, request.index, inst.entryPoint, ".smt2"),
               (*encoding)->smtLog());

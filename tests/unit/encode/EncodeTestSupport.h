@@ -69,12 +69,13 @@ struct EncodedKernel {
 };
 
 inline EncodedKernel encodeKernel(const std::string &source, const model::LaunchConfig &launch,
-                                  const std::string &entry = "k") {
+                                  const std::string &entry = "k",
+                                  const encode::EncodeOptions &options = encode::EncodeOptions{}) {
   EncodedKernel e{compileAndNormalize(kernelRequest(source, entry)), nullptr};
   model::LaunchConfig specialised = launch;
   model::applyRequiredWorkGroupSize(e.kernel.entry(), specialised);
   model::specializeToLaunch(e.kernel.entry(), specialised);
-  auto encoding = encode::KernelEncoding::encode(e.kernel.entry(), specialised, encode::EncodeOptions{});
+  auto encoding = encode::KernelEncoding::encode(e.kernel.entry(), specialised, options);
   INFO((encoding ? std::string() : encoding.error()));
   REQUIRE(encoding);
   e.encoding = std::move(*encoding);

@@ -12,6 +12,11 @@ struct EncodeOptions {
   /// unset: no limit.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::uint64_t maxCapturedTableBytes = 4096; ///< read-only buffers up to this size are read exactly
+  /// Encode only what an address, a branch, a work-group function, a guard or a size depends on
+  /// (DependenceSlice.h); false: every instruction (tests compare the two).
+  bool dependenceSlice = true;
+  /// The slice also holds what plain writes store (the same-value test needs it; storedValuesWanted).
+  bool storedValues = false;
 };
 
 } // namespace clcapture::encode

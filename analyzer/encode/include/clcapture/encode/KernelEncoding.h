@@ -79,6 +79,13 @@ public:
   ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ (¬reach_B(β) ∨ args_A(β) ≠ args_B(β)).
   QueryOutcome checkDivergence(unsigned barrier);
 
+  /// Whether a same-value (benign) test met a stored value the dependence slice left out: its answer, and
+  /// so the launch's, needs an encoding with EncodeOptions::storedValues (the caller encodes again).
+  bool storedValuesWanted() const;
+  /// Whether `inst` got a term (a value or a pointer) for work-item A, and how many did: what the slice kept.
+  bool built(const llvm::Instruction &inst) const;
+  std::size_t valuesBuilt() const;
+
   /// Every query asked so far, as SMT-LIB 2 text (what --dump-smt2 writes).
   std::string smtLog() const;
 
