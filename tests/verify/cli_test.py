@@ -127,6 +127,27 @@ def case_good_json(a):
     expect(set(report["summary"]["seconds_by_kernel"]) == {f"{r['entry_point']} ({r['kernel_file']})"
                                                             for r in report["results"]},
            "the summary's seconds per kernel name every kernel", out, err)
+    # Each analysis reports the heap it held at most (a compilation alone needs more than 1 MiB); a copied
+    # result reports none.
+    for r in report["results"]:
+        if "same_as" in r:
+            expect("peak_memory_mib" not in r, f"copied result {r['index']} reports memory", out, err)
+        else:
+            expect(r.get("peak_memory_mib", 0) > 1, f"result {r['index']} has no peak memory", out, err)
+
+
+def case_memory_budget(a):
+    # 1 MiB: less than any compilation needs, on any machine: every analysis stops at its budget, `unknown`
+    # with the budget named, never `verified` and never killed.
+    rc, out, err = run(a.binary, "--format=json", "--no-cache", "--max-memory=1",
+                       os.path.join(a.captures, "good", "captures.json"))
+    expect(rc == 6, f"exit status {rc}, expected 6 (unknown)", out, err)
+    report = json.loads(out)
+    validate(a, report, "the JSON report")
+    for r in report["results"]:
+        expect(r["verdict"] == "unknown", f"result {r['index']} is {r['verdict']} over its memory budget", out, err)
+        expect(re.search(r"over the memory budget while \w+.*: the analysis reached \d+ MiB, more than "
+                         r"--max-memory=1 MiB", r.get("reason", "")), f"result {r['index']}'s reason", out, err)
 
 
 def case_good_sarif(a):
@@ -186,6 +207,7 @@ def case_timeout(a):
 def without_times(report):
     for r in report["results"]:
         r.pop("seconds", None)
+        r.pop("peak_memory_mib", None)
     report["summary"].pop("seconds_by_kernel", None)
     return report
 

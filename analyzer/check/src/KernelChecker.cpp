@@ -111,9 +111,14 @@ public:
   }
 
 private:
+  /// Out of time or of memory: no further query (the outcome says which).
   bool outOfTime() {
     if (m_c.deadline && std::chrono::steady_clock::now() > *m_c.deadline) {
       m_out.timedOut = true;
+      return true;
+    }
+    if (m_out.overMemory || (m_c.overMemory && m_c.overMemory())) {
+      m_out.overMemory = true;
       return true;
     }
     return false;

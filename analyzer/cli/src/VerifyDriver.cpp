@@ -7,6 +7,7 @@
 #include "clcapture/report/JsonReport.h"
 #include "clcapture/report/SarifReport.h"
 #include "clcapture/report/TextReport.h"
+#include "clcapture/verify/AllocationAccount.h"
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
@@ -51,6 +52,9 @@ InstantiationResult analyzeInstantiation(const format::Capture &capture, std::si
   request.options.dumpIrDir = options.dumpIrDir;
   request.options.dumpSmt2Dir = options.dumpSmt2Dir;
   request.options.strict = options.strict;
+  request.options.maxMemoryBytes = options.maxMemoryBytes;
+  AllocationWindow heap; // this thread's heap from here on is the analysis's
+  request.peakHeapBytes = [&heap] { return heap.peakBytes(); };
 
   auto start = std::chrono::steady_clock::now();
   if (limitSeconds > 0)
@@ -73,6 +77,8 @@ InstantiationResult analyzeInstantiation(const format::Capture &capture, std::si
   // What the analysis cost; an analysis may state its own (a test's fake analysis: no clock in tests).
   double measured = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.seconds = std::max(r.seconds, measured);
+  if (allocationsCounted())
+    r.peakMemoryBytes = heap.peakBytes();
   r.index = request.index;
   r.entryPoint = inst.entryPoint;
   r.kernelFile = inst.kernelFile;
@@ -110,6 +116,7 @@ InstantiationResult copyResult(const InstantiationResult &from, std::size_t inde
   r.kernelFile = inst.kernelFile;
   r.sameAs = from.index;
   r.seconds = 0;
+  r.peakMemoryBytes.reset();
   auto rename = [&](report::SourceLocation &l) {
     if (l.file == from.kernelFile)
       l.file = inst.kernelFile;

@@ -7,10 +7,40 @@
 #include "clcapture/verify/VerdictCache.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
 #include <ostream>
 #include <thread>
+#include <unistd.h>
 
 namespace clcapture::verify {
+
+namespace {
+
+/// The memory this process may use: the machine's, or its control group's limit when lower (cgroup v2).
+std::uint64_t usableMemoryBytes() {
+  long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
+  std::uint64_t bytes = pages > 0 && pageSize > 0
+                            ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize)
+                            : 0;
+  std::ifstream limit("/sys/fs/cgroup/memory.max");
+  std::string text;
+  if (limit >> text && !text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    std::uint64_t group = std::stoull(text);
+    if (group > 0 && (bytes == 0 || group < bytes))
+      bytes = group;
+  }
+  return bytes;
+}
+
+} // namespace
+
+std::uint64_t defaultMaxMemoryBytes(unsigned jobs) {
+  std::uint64_t usable = usableMemoryBytes();
+  if (usable == 0)
+    return 0;
+  return std::max<std::uint64_t>(usable / 4 * 3 / std::max(1u, jobs), std::uint64_t{512} << 20);
+}
 
 CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &out, std::ostream &err) {
   CommandLine cl;
@@ -41,6 +71,12 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_option("--timeout", o.timeoutSeconds, "time limit per instantiation, 0 for none (default 300)")
       ->check(CLI::NonNegativeNumber)
       ->type_name("SECONDS");
+  std::optional<std::uint64_t> maxMemoryMib;
+  app.add_option("--max-memory", maxMemoryMib,
+                 "heap one analysis may hold, in MiB, 0 for no limit (default: three quarters of the "
+                 "machine's memory shared among the -j analyses); past it the launch is unknown, the budget "
+                 "named")
+      ->type_name("MIB");
   app.add_option("--total-timeout", o.totalTimeoutSeconds,
                  "time limit for the whole run, 0 for none (default); launches not analysed by then are "
                  "unknown, cut short")
@@ -98,6 +134,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
     o.cacheDir = defaultCacheFolder();
   o.parametric = !noParametric;
   o.progress = !quiet;
+  o.maxMemoryBytes = maxMemoryMib ? *maxMemoryMib << 20 : defaultMaxMemoryBytes(o.jobs);
   for (const std::string &what : open) {
     if (what == "sizes") {
       err << "clcapture-verify: error: --open=sizes: opening the NDRange sizes is not supported yet (the "

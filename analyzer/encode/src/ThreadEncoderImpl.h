@@ -230,6 +230,7 @@ private:
   unsigned m_epochBits;
   std::map<const llvm::BasicBlock *, unsigned> m_rpoIndex;
   unsigned m_fresh = 0;
+  std::uint64_t m_visited = 0; ///< instructions visited (the memory budget is looked at every 256)
   std::uint64_t m_nextPrivate = 0;
 };
 

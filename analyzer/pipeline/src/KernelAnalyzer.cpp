@@ -48,22 +48,44 @@ std::string summarise(const std::vector<std::string> &reasons, std::size_t n = 3
   return out;
 }
 
+/// Whether the analysis holds more heap than --max-memory allows (false when either is unknown).
+bool overMemory(const AnalysisRequest &request) {
+  return request.options.maxMemoryBytes > 0 && request.peakHeapBytes &&
+         request.peakHeapBytes() > request.options.maxMemoryBytes;
+}
+
+/// `unknown` for the memory budget, `phase` being what the analysis was doing.
+report::InstantiationResult outOfMemory(const AnalysisRequest &request, const std::string &phase) {
+  std::uint64_t peak = request.peakHeapBytes ? request.peakHeapBytes() : 0;
+  return fail(
+      report::Verdict::Unknown, report::ErrorKind::None,
+      "over the memory budget while " + phase + ": the analysis reached " + std::to_string(peak >> 20) +
+          " MiB, more than --max-memory=" + std::to_string(request.options.maxMemoryBytes >> 20) + " MiB");
+}
+
 /// Everything after compiling: normalise, specialise, encode, check.
 report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, model::LaunchConfig &launch,
                                             frontend::CompiledKernel &kernel) {
   const format::Instantiation &inst = *request.instantiation;
+  if (overMemory(request))
+    return outOfMemory(request, "compiling");
   if (auto normalized = frontend::Normalizer::normalize(kernel); !normalized)
     return fail(report::Verdict::Unknown, report::ErrorKind::None, normalized.error());
   model::applyRequiredWorkGroupSize(kernel.entry(), launch);
   model::specializeToLaunch(kernel.entry(), launch);
+  if (overMemory(request))
+    return outOfMemory(request, "specialising the kernel");
   if (request.options.dumpIrDir)
     writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),
               frontend::printModule(kernel.module()));
 
   encode::EncodeOptions encodeOptions;
   encodeOptions.deadline = request.deadline;
+  encodeOptions.overMemory = [&request] { return overMemory(request); };
 
   auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
+  if (!encoding && overMemory(request))
+    return outOfMemory(request, "encoding");
   if (!encoding)
     return fail(report::Verdict::Unknown, report::ErrorKind::None,
                 "not covered by the analysis: " + encoding.error());
@@ -72,12 +94,15 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   context.kernelFile = inst.kernelFile;
   context.sourceLines = readLines(request.kernelSourcePath);
   context.deadline = request.deadline;
+  context.overMemory = encodeOptions.overMemory;
   check::CheckOutcome outcome = check::checkKernel(**encoding, context);
-  if ((*encoding)->storedValuesWanted()) {
+  if ((*encoding)->storedValuesWanted() && !outcome.overMemory) {
     // A same-value (benign) test met a write whose value the dependence slice left out: the launch is
     // encoded and checked again with what every plain write stores (docs/semantics.md).
     encodeOptions.storedValues = true;
     encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
+    if (!encoding && overMemory(request))
+      return outOfMemory(request, "encoding");
     if (!encoding)
       return fail(report::Verdict::Unknown, report::ErrorKind::None,
                   "not covered by the analysis: " + encoding.error());
@@ -89,6 +114,12 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
 
   report::InstantiationResult r;
   r.findings = std::move(outcome.findings);
+  if (outcome.overMemory) {
+    // Findings so far stand (each has its witness); the rest was not asked.
+    report::InstantiationResult stopped = outOfMemory(request, "checking");
+    stopped.findings = std::move(r.findings);
+    return stopped;
+  }
   // A query the solver stopped at the deadline is a timeout of the whole analysis, not a hard query.
   bool pastDeadline = request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
   if (outcome.timedOut || pastDeadline) {

@@ -75,6 +75,8 @@ Json result(const InstantiationResult &r) {
     j["same_as"] = *r.sameAs;
   addParametric(r, j);
   j["seconds"] = roundedSeconds(r.seconds);
+  if (r.peakMemoryBytes)
+    j["peak_memory_mib"] = std::round(static_cast<double>(*r.peakMemoryBytes) / (1 << 20) * 10.0) / 10.0;
   Json findings = Json::array();
   for (const Finding &f : r.findings)
     findings.push_back(finding(f));

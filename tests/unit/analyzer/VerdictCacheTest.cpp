@@ -107,8 +107,10 @@ Json reportOf(const verify::VerifyOptions &options, pipeline::InstantiationAnaly
   if (exit)
     *exit = code;
   Json j = Json::parse(out.str());
-  for (Json &r : j["results"])
+  for (Json &r : j["results"]) {
     r.erase("seconds");
+    r.erase("peak_memory_mib"); // a cost, like seconds: absent for a result read from the cache
+  }
   j["summary"].erase("seconds_by_kernel");
   return j;
 }

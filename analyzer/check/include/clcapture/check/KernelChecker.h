@@ -18,6 +18,7 @@
 #include "clcapture/report/AnalysisResult.h"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct CheckContext {
   std::string kernelFile;               ///< as captures.json names it: locations in this file use this name
   std::vector<std::string> sourceLines; ///< the kernel file's lines, for the report's `source`
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// When set and true, the analysis is over its memory budget (--max-memory): no further query.
+  std::function<bool()> overMemory;
 };
 
 struct CheckOutcome {
@@ -38,6 +41,7 @@ struct CheckOutcome {
   /// races.
   std::vector<std::string> benignIfAny;
   bool timedOut = false;
+  bool overMemory = false; ///< stopped by CheckContext::overMemory
   unsigned queries = 0;
 };
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
@@ -29,6 +30,10 @@ constexpr double kDefaultMinGroupBudgetSeconds = 1;
 /// A progress line this often when stderr is not a terminal (a log, a CI job).
 constexpr double kDefaultProgressIntervalSeconds = 15;
 
+/// Three quarters of the machine's memory shared among `jobs` analyses, at least 512 MiB; 0 when the
+/// machine's memory is not known.
+std::uint64_t defaultMaxMemoryBytes(unsigned jobs);
+
 struct VerifyOptions {
   std::filesystem::path captures;
   ReportFormat format = ReportFormat::Text;
@@ -37,6 +42,9 @@ struct VerifyOptions {
   std::vector<std::size_t> only;
   unsigned jobs = 1;
   double timeoutSeconds = kDefaultTimeoutSeconds; ///< 0 = no limit
+  /// --max-memory: the heap one analysis may hold, in bytes (0 = no limit); by default
+  /// defaultMaxMemoryBytes(jobs).
+  std::uint64_t maxMemoryBytes = 0;
   std::optional<std::filesystem::path> dumpIrDir;
   std::optional<std::filesystem::path> dumpSmt2Dir;
   bool strict = false;

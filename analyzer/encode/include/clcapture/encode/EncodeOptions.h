@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace clcapture::encode {
@@ -17,6 +18,8 @@ struct EncodeOptions {
   bool dependenceSlice = true;
   /// The slice also holds what plain writes store (the same-value test needs it; storedValuesWanted).
   bool storedValues = false;
+  /// When set and true, the analysis is over its memory budget (--max-memory): the encoding stops.
+  std::function<bool()> overMemory;
 };
 
 } // namespace clcapture::encode

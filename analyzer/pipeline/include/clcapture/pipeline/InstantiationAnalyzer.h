@@ -15,7 +15,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +36,10 @@ struct AnalysisOptions {
   std::optional<std::filesystem::path> dumpSmt2Dir;
   /// --strict. The driver applies it (report::finalizeResult); an analysis may ignore it.
   bool strict = false;
+  /// --max-memory in bytes; 0 = no limit. Once its peak (AnalysisRequest::peakHeapBytes) is past it, the
+  /// analysis stops at its next check (between phases, every 256 instructions encoded, before each query)
+  /// with verdict `unknown` and the budget named. A single solver call is not interrupted.
+  std::uint64_t maxMemoryBytes = 0;
 };
 
 /// Everything one analysis may use. The pointers and references stay valid for the whole analyze() call.
@@ -52,6 +58,8 @@ struct AnalysisRequest {
   AnalysisOptions options;
   /// When the timeout runs out (steady clock); nullopt when there is no limit.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// The most heap this analysis has held so far (verify/AllocationAccount.h); unset when not counted.
+  std::function<std::uint64_t()> peakHeapBytes;
 };
 
 /// DIR/<index>-<entry point><extension>, e.g. dumps/3-reduce.ll or dumps/3-reduce.race-1.smt2 (the

@@ -123,6 +123,9 @@ struct InstantiationResult {
   /// Required for unknown and error (schema); the source of an error, e.g. Clang's first diagnostic.
   std::string reason;
   double seconds = 0; ///< wall time of the analysis; 0 for a copied result
+  /// The most heap the analysis held (verify/AllocationAccount.h); absent for a copied or cached result,
+  /// or where allocations are not counted.
+  std::optional<std::uint64_t> peakMemoryBytes;
   std::vector<Finding> findings;
   /// Set when this instantiation is identical to an earlier one and its result was copied from it.
   std::optional<std::size_t> sameAs;
