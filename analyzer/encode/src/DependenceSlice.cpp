@@ -93,7 +93,8 @@ bool alwaysEncoded(const llvm::Instruction &inst) {
   }
 }
 
-DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedValues) {
+DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedValues,
+                                    const std::set<const llvm::Instruction *> &storedValuesOf) {
   DependenceSlice slice;
   slice.m_whole = false;
   std::vector<const llvm::Value *> work;
@@ -108,7 +109,7 @@ DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedVal
       privateWrites.emplace_back(&inst, variablesOf(target));
     if (!alwaysEncoded(inst))
       continue;
-    const llvm::Value *stored = storedValues ? nullptr : storedOperand(inst);
+    const llvm::Value *stored = storedValues || storedValuesOf.count(&inst) ? nullptr : storedOperand(inst);
     for (const llvm::Value *op : inst.operands())
       if (op != stored)
         need(op);

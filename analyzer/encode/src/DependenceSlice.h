@@ -8,8 +8,8 @@
 // Kept whole (always encoded): every memory access, call other than a pure built-in, pointer value,
 // integer division (its guard), pointer comparison (its guard) and terminator. Their operands are in the
 // slice, but for what a plain write stores (a store's value, vstore's data, write_image's pixel): that is
-// needed only by the same-value (benign) test, so it is in the slice only with `storedValues`
-// (KernelEncoding::storedValuesWanted asks for an encoding with them when a benign test needs them).
+// needed only by the same-value (benign) test, so it is in the slice only for the writes that test asked
+// about (KernelEncoding::storedValuesWanted: the caller encodes again with them).
 // Then, backwards: an instruction in the slice brings its operands; a load in the slice from memory that
 // may be private brings what the stores to that variable write (privateValueAt reads them back). Loads
 // from global, local and constant memory read captured tables or unknowns, never this work-item's stores.
@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <unordered_set>
 
 namespace llvm {
@@ -32,8 +33,10 @@ class DependenceSlice {
 public:
   /// No slice: every instruction is encoded.
   DependenceSlice() = default;
-  /// The slice of `kernel` (after specialisation); with `storedValues`, also what plain writes store.
-  static DependenceSlice of(const llvm::Function &kernel, bool storedValues);
+  /// The slice of `kernel` (after specialisation); with `storedValues`, also what plain writes store, else
+  /// what the writes `storedValuesOf` store.
+  static DependenceSlice of(const llvm::Function &kernel, bool storedValues,
+                            const std::set<const llvm::Instruction *> &storedValuesOf);
 
   /// Whether the encoder builds `inst`'s value (or, for an access, its value as well as its record).
   bool encodes(const llvm::Instruction &inst) const;

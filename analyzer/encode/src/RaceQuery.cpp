@@ -73,13 +73,17 @@ bool valuesComparable(const EncodingState &s, const std::vector<unsigned> &a,
   return true;
 }
 
-/// Whether a writer's value is open only because the dependence slice left it out.
-bool slicedValues(const EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+/// Whether a writer's value is open only because the dependence slice left it out; those writes join
+/// storedValuesWanted.
+bool slicedValues(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
+  bool sliced = false;
   for (unsigned t = 0; t < 2; ++t)
     for (unsigned id : t == 0 ? a : b)
-      if (s.records[t][id].valueSliced)
-        return true;
-  return false;
+      if (s.records[t][id].valueSliced) {
+        s.storedValuesWanted.insert(s.sites[id].inst);
+        sliced = true;
+      }
+  return sliced;
 }
 
 /// Whether some site of `a` or `b` is an async copy (a work-group's collective access).
@@ -286,7 +290,6 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites,
   if (differentValues && slicedValues(s, a, b)) {
     // The same-value test needs what the writes store, which this encoding left out (DependenceSlice.h):
     // the caller encodes the launch again with them (storedValuesWanted).
-    s.storedValuesWanted = true;
     out.status = QueryOutcome::Status::Unknown;
     out.unknownReason = "the values stored there, which this encoding left out";
     return out;

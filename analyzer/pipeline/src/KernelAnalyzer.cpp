@@ -9,6 +9,7 @@
 #include "clcapture/model/LaunchConfig.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include <algorithm>
 #include <fstream>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/raw_ostream.h>
@@ -96,10 +97,14 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   context.deadline = request.deadline;
   context.overMemory = encodeOptions.overMemory;
   check::CheckOutcome outcome = check::checkKernel(**encoding, context);
-  if ((*encoding)->storedValuesWanted() && !outcome.overMemory) {
-    // A same-value (benign) test met a write whose value the dependence slice left out: the launch is
-    // encoded and checked again with what every plain write stores (docs/semantics.md).
-    encodeOptions.storedValues = true;
+  // A same-value (benign) test met writes whose values the dependence slice left out: the launch is encoded
+  // and checked again with what those store (docs/semantics.md row 33), until no test lacks a value (each
+  // round adds at least one write).
+  while (!outcome.overMemory && !outcome.timedOut &&
+         !std::includes(encodeOptions.storedValuesOf.begin(), encodeOptions.storedValuesOf.end(),
+                        (*encoding)->storedValuesWanted().begin(), (*encoding)->storedValuesWanted().end())) {
+    encodeOptions.storedValuesOf.insert((*encoding)->storedValuesWanted().begin(),
+                                        (*encoding)->storedValuesWanted().end());
     encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
     if (!encoding && overMemory(request))
       return outOfMemory(request, "encoding");

@@ -63,6 +63,7 @@ inline model::LaunchConfig launch1D(std::uint64_t global, std::uint64_t local,
 struct EncodedKernel {
   frontend::CompiledKernel kernel;
   std::unique_ptr<encode::KernelEncoding> encoding;
+  model::LaunchConfig launch; ///< as specialised
 
   encode::KernelEncoding &operator*() { return *encoding; }
   encode::KernelEncoding *operator->() { return encoding.get(); }
@@ -71,15 +72,23 @@ struct EncodedKernel {
 inline EncodedKernel encodeKernel(const std::string &source, const model::LaunchConfig &launch,
                                   const std::string &entry = "k",
                                   const encode::EncodeOptions &options = encode::EncodeOptions{}) {
-  EncodedKernel e{compileAndNormalize(kernelRequest(source, entry)), nullptr};
-  model::LaunchConfig specialised = launch;
-  model::applyRequiredWorkGroupSize(e.kernel.entry(), specialised);
-  model::specializeToLaunch(e.kernel.entry(), specialised);
-  auto encoding = encode::KernelEncoding::encode(e.kernel.entry(), specialised, options);
+  EncodedKernel e{compileAndNormalize(kernelRequest(source, entry)), nullptr, launch};
+  model::applyRequiredWorkGroupSize(e.kernel.entry(), e.launch);
+  model::specializeToLaunch(e.kernel.entry(), e.launch);
+  auto encoding = encode::KernelEncoding::encode(e.kernel.entry(), e.launch, options);
   INFO((encoding ? std::string() : encoding.error()));
   REQUIRE(encoding);
   e.encoding = std::move(*encoding);
   return e;
+}
+
+/// The same specialised kernel encoded again with `options` (as the pipeline does when a same-value test
+/// wants stored values).
+inline void encodeAgain(EncodedKernel &e, const encode::EncodeOptions &options) {
+  auto encoding = encode::KernelEncoding::encode(e.kernel.entry(), e.launch, options);
+  INFO((encoding ? std::string() : encoding.error()));
+  REQUIRE(encoding);
+  e.encoding = std::move(*encoding);
 }
 
 /// The ids of the access sites that satisfy `keep`.

@@ -5,6 +5,11 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
+
+namespace llvm {
+class Instruction;
+} // namespace llvm
 
 namespace clcapture::encode {
 
@@ -16,8 +21,10 @@ struct EncodeOptions {
   /// Encode only what an address, a branch, a work-group function, a guard or a size depends on
   /// (DependenceSlice.h); false: every instruction (tests compare the two).
   bool dependenceSlice = true;
-  /// The slice also holds what plain writes store (the same-value test needs it; storedValuesWanted).
+  /// The slice also holds what plain writes store: all of them, or those of `storedValuesOf` (the
+  /// same-value test needs them; KernelEncoding::storedValuesWanted).
   bool storedValues = false;
+  std::set<const llvm::Instruction *> storedValuesOf;
   /// When set and true, the analysis is over its memory budget (--max-memory): the encoding stops.
   std::function<bool()> overMemory;
 };
