@@ -82,6 +82,7 @@ void setUpLaunch(EncodingState &s) {
       if (s.localSizeOpen) {
         cvc5::Term rel = idVariable(tf, "global_index_" + dim, l.globalSize[d]); // global id − offset
         s.solver.assertFormula(tf.ult(rel, s.globalSize[d]));
+        tf.boundVariable(rel, l.globalSize[d] - 1); // as asserted: interval arithmetic may use it
         s.ids[t].local[d] = tf.op(cvc5::Kind::BITVECTOR_UREM, {rel, s.localSize[d]});
         s.ids[t].group[d] = tf.op(cvc5::Kind::BITVECTOR_UDIV, {rel, s.localSize[d]});
         s.ids[t].global[d] = tf.add(rel, s.globalOffset[d]);
@@ -94,6 +95,9 @@ void setUpLaunch(EncodingState &s) {
       s.ids[t].localSize[d] = groupSize(d, grp);
       s.solver.assertFormula(tf.ult(lid, s.ids[t].localSize[d]));
       s.solver.assertFormula(tf.ult(grp, s.numGroups[d]));
+      // As asserted (a last group is no larger than the others): interval arithmetic may use them.
+      tf.boundVariable(lid, (*l.localSize)[d] - 1);
+      tf.boundVariable(grp, (l.globalSize[d] + (*l.localSize)[d] - 1) / (*l.localSize)[d] - 1);
       s.ids[t].local[d] = lid;
       s.ids[t].group[d] = grp;
       s.ids[t].global[d] = tf.add(tf.add(tf.mul(grp, s.localSize[d]), lid), s.globalOffset[d]);

@@ -87,6 +87,37 @@ void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::ve
     keep(1, b, oa);
 }
 
+void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b) {
+  // [first byte, last byte] each site may touch; nullopt when no bound is known (it may meet anything).
+  using Range = std::optional<std::pair<std::uint64_t, std::uint64_t>>;
+  auto rangeOf = [&](unsigned t, unsigned id) -> Range {
+    const AccessRecord &r = s.records[t][id];
+    std::uint64_t low = s.tf.lowerBound(r.pointer.offset), high = s.tf.upperBound(r.pointer.offset);
+    std::uint64_t size = s.tf.upperBound(r.size), last = 0;
+    if (size == 0 || __builtin_add_overflow(high, size - 1, &last) || last == ~std::uint64_t{0})
+      return std::nullopt; // also a last byte of all ones: the offset may wrap (upperBound knows nothing)
+    return std::pair<std::uint64_t, std::uint64_t>{low, last};
+  };
+  std::vector<Range> ra, rb;
+  for (unsigned id : a)
+    ra.push_back(rangeOf(0, id));
+  for (unsigned id : b)
+    rb.push_back(rangeOf(1, id));
+  auto meets = [](const Range &x, const Range &y) {
+    return !x || !y || (x->first <= y->second && y->first <= x->second);
+  };
+  auto keep = [&](std::vector<unsigned> &sites, const std::vector<Range> &mine,
+                  const std::vector<Range> &other) {
+    std::vector<unsigned> kept;
+    for (std::size_t i = 0; i < sites.size(); ++i)
+      if (std::any_of(other.begin(), other.end(), [&](const Range &o) { return meets(mine[i], o); }))
+        kept.push_back(sites[i]);
+    sites = std::move(kept);
+  };
+  keep(a, ra, rb);
+  keep(b, rb, ra);
+}
+
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
                                bool local) {
   auto constantIntervals = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {

@@ -21,6 +21,12 @@ namespace clcapture::encode::detail {
 /// captured tables in OpenMM's computeNonbonded, over 85 s of bit-blasting against one write elsewhere).
 void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
 
+/// Sites whose byte ranges cannot meet: a site of one work-item whose offsets, by interval arithmetic over
+/// its offset and size terms (TermFactory::upperBound, lowerBound, with the ids' asserted ranges), lie
+/// apart from those of every site of the other is dropped (a straight-line kernel storing to
+/// RF[k·N + gid] for 206 values of k: 21,321 pair queries, all but 206 settled here).
+void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
+
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
 /// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,

@@ -203,6 +203,62 @@ public:
     return bound;
   }
 
+  /// A lower bound on `t`'s unsigned value (a bit-vector of at most 64 bits) for every value of its
+  /// variables, by interval arithmetic over its structure (sums and products only where upperBound shows
+  /// they cannot carry out of the width); 0 when nothing larger is known.
+  std::uint64_t lowerBound(const cvc5::Term &t, unsigned depth = 0) {
+    unsigned w = width(t);
+    if (w > 64 || depth > 200)
+      return 0;
+    if (t.isBitVectorValue())
+      return std::stoull(t.getBitVectorValue(10));
+    if (auto known = m_lowerBounds.find(t); known != m_lowerBounds.end())
+      return known->second;
+    std::uint64_t all = w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+    std::uint64_t bound = 0;
+    auto child = [&](std::size_t i) { return lowerBound(t[i], depth + 1); };
+    switch (t.getKind()) {
+    case cvc5::Kind::BITVECTOR_ZERO_EXTEND:
+      bound = width(t[0]) <= 64 ? child(0) : 0;
+      break;
+    case cvc5::Kind::BITVECTOR_SIGN_EXTEND:
+      if (signBitZero(t[0], depth + 1))
+        bound = child(0);
+      break;
+    case cvc5::Kind::BITVECTOR_ADD:
+    case cvc5::Kind::BITVECTOR_MULT:
+      // Without carry out of the width (upperBound below all ones), the bounds' sum or product bounds it.
+      if (upperBound(t, depth) < all) {
+        bool add = t.getKind() == cvc5::Kind::BITVECTOR_ADD;
+        bound = add ? 0 : 1;
+        for (std::size_t i = 0; i < t.getNumChildren(); ++i)
+          bound = add ? bound + child(i) : bound * child(i);
+      }
+      break;
+    case cvc5::Kind::ITE:
+      bound = std::min(child(1), child(2));
+      break;
+    case cvc5::Kind::BITVECTOR_LSHR:
+      if (t[1].isBitVectorValue() && width(t[1]) <= 64) {
+        std::uint64_t c = std::stoull(t[1].getBitVectorValue(10));
+        bound = c >= 64 ? 0 : child(0) >> c;
+      }
+      break;
+    case cvc5::Kind::BITVECTOR_UDIV:
+      if (t[1].isBitVectorValue() && width(t[1]) <= 64 && std::stoull(t[1].getBitVectorValue(10)) > 0)
+        bound = child(0) / std::stoull(t[1].getBitVectorValue(10));
+      break;
+    default:
+      break;
+    }
+    m_lowerBounds.emplace(t, bound);
+    return bound;
+  }
+
+  /// States that the variable `v` is at most `max` in every execution (a fact the encoding asserts, such
+  /// as a group id below the number of groups): upperBound and lowerBound then use it.
+  void boundVariable(const cvc5::Term &v, std::uint64_t max) { m_bounds[v] = std::min(upperBound(v), max); }
+
   /// Whether `t`'s sign bit is zero for every value of its variables (by upperBound).
   bool signBitZero(const cvc5::Term &t, unsigned depth = 0) {
     unsigned w = width(t);
@@ -210,7 +266,7 @@ public:
   }
 
 private:
-  std::unordered_map<cvc5::Term, std::uint64_t> m_bounds;
+  std::unordered_map<cvc5::Term, std::uint64_t> m_bounds, m_lowerBounds;
   cvc5::Solver &m_solver;
   std::map<std::string, unsigned> m_names;
 };

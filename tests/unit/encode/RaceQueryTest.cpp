@@ -187,3 +187,35 @@ kernel void k(global int *a) {
   REQUIRE(one.size() == 1);
   CHECK(counter->checkRace(one, one, Scope::AnyPair).status == Status::Sat);
 }
+
+TEST_CASE("race: rows whose byte ranges lie apart need no solver query; rows that touch do", "[encode]") {
+  // out[k·16 + gid] for 16 work-items: row k covers bytes [64k, 64k + 63]. Row 2 is one element late, so
+  // it meets row 3 in one element.
+  EncodedKernel e = globalWrites(R"(
+kernel void k(global int *a) {
+  size_t g = get_global_id(0);
+  a[0 * 16 + g] = 0;
+  a[1 * 16 + g] = 1;
+  a[2 * 16 + g + 1] = 2;
+  a[3 * 16 + g] = 3;
+})");
+  std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+  REQUIRE(writes.size() == 4);
+  auto queries = [&] {
+    std::string log = e->smtLog();
+    std::size_t n = 0;
+    for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
+         at = log.find("check-sat-assuming", at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(e->checkRace({writes[0]}, {writes[1]}, Scope::AnyPair).status == Status::Unsat);
+  CHECK(e->checkRace({writes[1]}, {writes[2]}, Scope::AnyPair).status == Status::Unsat);
+  CHECK(queries() == 0);
+  encode::QueryOutcome touching = e->checkRace({writes[2]}, {writes[3]}, Scope::AnyPair);
+  CHECK(queries() == 1);
+  REQUIRE(touching.status == Status::Sat);
+  REQUIRE(touching.race);
+  CHECK(touching.race->offsetA == touching.race->offsetB);
+  CHECK(touching.race->offsetA == 4 * 48);
+}
