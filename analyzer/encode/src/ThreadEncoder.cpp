@@ -2,6 +2,7 @@
 
 #include "ThreadEncoderImpl.h"
 
+#include <chrono>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -160,8 +161,12 @@ format::Status ThreadEncoder::run() {
     for (llvm::Instruction &inst : *block) {
       if (!alwaysEncoded(inst) && !m_s.slice.encodes(inst))
         continue; // nothing the queries read depends on it (DependenceSlice.h)
-      if (++m_visited % 256 == 0 && m_s.options.overMemory && m_s.options.overMemory())
-        return format::fail("the memory budget ran out while encoding");
+      if (++m_visited % 256 == 0) {
+        if (m_s.options.overMemory && m_s.options.overMemory())
+          return format::fail("the memory budget ran out while encoding");
+        if (m_s.options.deadline && std::chrono::steady_clock::now() > *m_s.options.deadline)
+          return format::fail("the time limit ran out while encoding");
+      }
       if (auto status = visit(inst); !status)
         return status;
       if (m_thread == 0 && (m_values.count(&inst) || m_pointers.count(&inst)))

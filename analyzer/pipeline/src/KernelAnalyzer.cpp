@@ -63,6 +63,15 @@ report::InstantiationResult outOfMemory(const AnalysisRequest &request, const st
           " MiB, more than --max-memory=" + std::to_string(request.options.maxMemoryBytes >> 20) + " MiB");
 }
 
+bool pastDeadline(const AnalysisRequest &request) {
+  return request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
+}
+
+/// `unknown` for --timeout, `phase` being what the analysis was doing (no query asked yet).
+report::InstantiationResult outOfTime(const std::string &phase) {
+  return fail(report::Verdict::Unknown, report::ErrorKind::Timeout, "timed out while " + phase);
+}
+
 /// Everything after compiling: normalise, specialise, encode, check.
 report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, model::LaunchConfig &launch,
                                             frontend::CompiledKernel &kernel) {
@@ -75,6 +84,8 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   model::specializeToLaunch(kernel.entry(), launch);
   if (overMemory(request))
     return outOfMemory(request, "specialising the kernel");
+  if (pastDeadline(request))
+    return outOfTime("specialising the kernel");
   if (request.options.dumpIrDir)
     writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),
               frontend::printModule(kernel.module()));
@@ -90,6 +101,8 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
   if (!encoding && overMemory(request))
     return outOfMemory(request, "encoding");
+  if (!encoding && pastDeadline(request))
+    return outOfTime("encoding");
   if (!encoding)
     return fail(report::Verdict::Unknown, report::ErrorKind::None,
                 "not covered by the analysis: " + encoding.error());
@@ -113,8 +126,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
     return stopped;
   }
   // A query the solver stopped at the deadline is a timeout of the whole analysis, not a hard query.
-  bool pastDeadline = request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
-  if (outcome.timedOut || pastDeadline) {
+  if (outcome.timedOut || pastDeadline(request)) {
     r.verdict = report::Verdict::Unknown;
     r.errorKind = report::ErrorKind::Timeout;
     r.reason = "timed out after " + std::to_string(outcome.queries) + " queries";
