@@ -92,8 +92,9 @@ void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsi
   using Range = std::optional<std::pair<std::uint64_t, std::uint64_t>>;
   auto rangeOf = [&](unsigned t, unsigned id) -> Range {
     const AccessRecord &r = s.records[t][id];
-    std::uint64_t low = s.tf.lowerBound(r.pointer.offset), high = s.tf.upperBound(r.pointer.offset);
-    std::uint64_t size = s.tf.upperBound(r.size), last = 0;
+    std::uint64_t low = s.tf.lowerBoundAsserted(r.pointer.offset),
+                  high = s.tf.upperBoundAsserted(r.pointer.offset);
+    std::uint64_t size = s.tf.upperBoundAsserted(r.size), last = 0;
     if (size == 0 || __builtin_add_overflow(high, size - 1, &last) || last == ~std::uint64_t{0})
       return std::nullopt; // also a last byte of all ones: the offset may wrap (upperBound knows nothing)
     return std::pair<std::uint64_t, std::uint64_t>{low, last};

@@ -22,8 +22,8 @@ namespace clcapture::encode::detail {
 void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
 
 /// Sites whose byte ranges cannot meet: a site of one work-item whose offsets, by interval arithmetic over
-/// its offset and size terms (TermFactory::upperBound, lowerBound, with the ids' asserted ranges), lie
-/// apart from those of every site of the other is dropped (a straight-line kernel storing to
+/// its offset and size terms (TermFactory::upperBoundAsserted, lowerBoundAsserted: with the ids' asserted
+/// ranges), lie apart from those of every site of the other is dropped (a straight-line kernel storing to
 /// RF[k·N + gid] for 206 values of k: 21,321 pair queries, all but 206 settled here).
 void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
 
