@@ -112,7 +112,7 @@ public:
 
 private:
   /// Out of time or of memory: no further query (the outcome says which).
-  bool outOfTime() {
+  bool outOfBudget() {
     if (m_c.deadline && std::chrono::steady_clock::now() > *m_c.deadline) {
       m_out.timedOut = true;
       return true;
@@ -133,7 +133,7 @@ private:
 
   void checkBarriers() {
     for (const encode::BarrierSite &b : m_e.barriers()) {
-      if (outOfTime())
+      if (outOfBudget())
         return;
       QueryOutcome o = count(m_e.checkDivergence(b.id));
       report::SourceLocation at = locationOf(b.inst, m_c);
@@ -223,7 +223,7 @@ private:
         for (Scope scope : scopes) {
           if (atomicTogether(a, b, scope))
             continue;
-          if (outOfTime())
+          if (outOfBudget())
             return;
           // One harmful witness per pair of places is enough; a benign one is not: the other scope may
           // store different values (every group writes its own id to one flag).
@@ -259,7 +259,7 @@ private:
     if (o.status != QueryOutcome::Status::Unknown || !o.budgetHit || settled)
       return o;
     for (unsigned site : pa.sites) {
-      if (outOfTime()) {
+      if (outOfBudget()) {
         o.deadlineHit = true;
         return o;
       }

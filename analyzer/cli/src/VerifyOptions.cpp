@@ -76,6 +76,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
                  "heap one analysis may hold, in MiB, 0 for no limit (default: three quarters of the "
                  "machine's memory shared among the -j analyses); past it the launch is unknown, the budget "
                  "named")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
       ->type_name("MIB");
   app.add_option("--total-timeout", o.totalTimeoutSeconds,
                  "time limit for the whole run, 0 for none (default); launches not analysed by then are "

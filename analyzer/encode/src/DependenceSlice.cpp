@@ -72,9 +72,8 @@ std::vector<const llvm::Value *> variablesOf(const llvm::Value *pointer) {
   return out;
 }
 
-} // namespace
-
-bool alwaysEncoded(const llvm::Instruction &inst) {
+/// Whether the encoder visits `inst` whatever the slice (DependenceSlice::visits).
+bool keptWhole(const llvm::Instruction &inst) {
   if (inst.isTerminator() || inst.getType()->isPointerTy() || llvm::isa<llvm::AllocaInst>(inst) ||
       inst.mayReadOrWriteMemory() || llvm::isa<llvm::FenceInst>(inst))
     return true;
@@ -93,8 +92,9 @@ bool alwaysEncoded(const llvm::Instruction &inst) {
   }
 }
 
-DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedValues,
-                                    const std::set<const llvm::Instruction *> &storedValuesOf) {
+} // namespace
+
+DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedValues) {
   DependenceSlice slice;
   slice.m_whole = false;
   std::vector<const llvm::Value *> work;
@@ -107,9 +107,10 @@ DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedVal
   for (const llvm::Instruction &inst : llvm::instructions(kernel)) {
     if (const llvm::Value *target = privateTarget(inst))
       privateWrites.emplace_back(&inst, variablesOf(target));
-    if (!alwaysEncoded(inst))
+    if (!keptWhole(inst))
       continue;
-    const llvm::Value *stored = storedValues || storedValuesOf.count(&inst) ? nullptr : storedOperand(inst);
+    slice.m_visited.insert(&inst);
+    const llvm::Value *stored = storedValues ? nullptr : storedOperand(inst);
     for (const llvm::Value *op : inst.operands())
       if (op != stored)
         need(op);
@@ -148,10 +149,12 @@ DependenceSlice DependenceSlice::of(const llvm::Function &kernel, bool storedVal
         if (arg->getType()->isPointerTy() && mayBePrivate(arg))
           readsPrivate(arg);
   }
-  for (const llvm::Instruction &inst : llvm::instructions(kernel))
-    if (!slice.m_needed.count(&inst) && !alwaysEncoded(inst))
-      ++slice.m_leftOut;
+  slice.m_visited.insert(slice.m_needed.begin(), slice.m_needed.end());
   return slice;
+}
+
+bool DependenceSlice::visits(const llvm::Instruction &inst) const {
+  return m_whole || m_visited.count(&inst) != 0;
 }
 
 bool DependenceSlice::encodes(const llvm::Instruction &inst) const {
@@ -160,7 +163,7 @@ bool DependenceSlice::encodes(const llvm::Instruction &inst) const {
 
 bool DependenceSlice::available(const llvm::Value *v) const {
   const auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
-  return !inst || encodes(*inst) || (alwaysEncoded(*inst) && !llvm::isa<llvm::LoadInst>(inst));
+  return !inst || encodes(*inst) || (visits(*inst) && !llvm::isa<llvm::LoadInst>(inst));
 }
 
 } // namespace clcapture::encode

@@ -242,8 +242,6 @@ struct EncodingState {
   std::vector<LoggedQuery> queryLog;
   unsigned queryCount = 0; ///< names each query's fresh selector terms apart
   DependenceSlice slice;   ///< what the encoding builds terms for (EncodeOptions::dependenceSlice)
-  /// Writes whose stored values a same-value test met outside the slice: its answer needs them.
-  std::set<const llvm::Instruction *> storedValuesWanted;
   std::unordered_set<const llvm::Value *> builtForA; ///< instructions of work-item A that got a term
   bool limitSet = false; ///< the solver's tlimit-per is set (ask resets it when a query has no limit)
 

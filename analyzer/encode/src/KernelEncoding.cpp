@@ -30,7 +30,7 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     detail::setUpSharedValues(s);
     detail::setUpReadOnlyTables(s);
     if (options.dependenceSlice)
-      s.slice = DependenceSlice::of(kernel, options.storedValues, options.storedValuesOf);
+      s.slice = DependenceSlice::of(kernel, options.storedValues);
     for (unsigned t = 0; t < 2; ++t)
       if (auto status = encodeThread(s, t); !status)
         return format::fail(status.error());
@@ -71,10 +71,6 @@ void collectConstants(const cvc5::Term &t, std::set<cvc5::Term> &seen, std::vect
 }
 
 } // namespace
-
-const std::set<const llvm::Instruction *> &KernelEncoding::storedValuesWanted() const {
-  return m_impl->state.storedValuesWanted;
-}
 
 bool KernelEncoding::built(const llvm::Instruction &inst) const {
   return m_impl->state.builtForA.count(&inst) != 0;

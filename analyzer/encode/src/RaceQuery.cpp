@@ -73,17 +73,13 @@ bool valuesComparable(const EncodingState &s, const std::vector<unsigned> &a,
   return true;
 }
 
-/// Whether a writer's value is open only because the dependence slice left it out; those writes join
-/// storedValuesWanted.
-bool slicedValues(EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
-  bool sliced = false;
+/// Whether a writer's value is open only because the dependence slice left it out.
+bool slicedValues(const EncodingState &s, const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
   for (unsigned t = 0; t < 2; ++t)
     for (unsigned id : t == 0 ? a : b)
-      if (s.records[t][id].valueSliced) {
-        s.storedValuesWanted.insert(s.sites[id].inst);
-        sliced = true;
-      }
-  return sliced;
+      if (s.records[t][id].valueSliced)
+        return true;
+  return false;
 }
 
 /// Whether some site of `a` or `b` is an async copy (a work-group's collective access).
@@ -289,8 +285,8 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites,
   if (!pairsInScope(s, a, b, scope, local))
     return out;
   if (differentValues && slicedValues(s, a, b)) {
-    // The same-value test needs what the writes store, which this encoding left out (DependenceSlice.h):
-    // the caller encodes the launch again with them (storedValuesWanted).
+    // The same-value test needs what the writes store, which this encoding left out (DependenceSlice.h,
+    // EncodeOptions::storedValues off): never benign.
     out.status = QueryOutcome::Status::Unknown;
     out.unknownReason = "the values stored there, which this encoding left out";
     return out;

@@ -159,7 +159,7 @@ format::Status ThreadEncoder::run() {
     if (auto status = enterBlock(*block); !status)
       return status;
     for (llvm::Instruction &inst : *block) {
-      if (!alwaysEncoded(inst) && !m_s.slice.encodes(inst))
+      if (!m_s.slice.visits(inst))
         continue; // nothing the queries read depends on it (DependenceSlice.h)
       if (++m_visited % 256 == 0) {
         if (m_s.options.overMemory && m_s.options.overMemory())

@@ -93,10 +93,6 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   encode::EncodeOptions encodeOptions;
   encodeOptions.deadline = request.deadline;
   encodeOptions.overMemory = [&request] { return overMemory(request); };
-  // What plain writes store stays in the slice: leaving it out and encoding again when a same-value test
-  // asked for it (KernelEncoding::storedValuesWanted) re-asks every query of the launch, which cost more
-  // than it saved (OpenMM's findBlocksWithInteractions: 8.8 s → 15.2 s; docs/verify-benchmark.md).
-  encodeOptions.storedValues = true;
 
   auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
   if (!encoding && overMemory(request))

@@ -9,12 +9,9 @@ using encode::Scope;
 
 namespace {
 
-/// Global writes of `source`'s kernel k(global int *a), 16 work-items in groups of 8, encoded with the
-/// values they store (the same-value queries compare them; DependenceSliceTest covers the slice without).
+/// Global writes of `source`'s kernel k(global int *a), 16 work-items in groups of 8.
 EncodedKernel globalWrites(const std::string &source) {
-  encode::EncodeOptions options;
-  options.storedValues = true;
-  return encodeKernel(source, launch1D(16, 8, {bufferArgument(1)}), "k", options);
+  return encodeKernel(source, launch1D(16, 8, {bufferArgument(1)}));
 }
 
 /// The local kernel of the barrier tests: each work-item writes its slot, then reads its neighbour's.

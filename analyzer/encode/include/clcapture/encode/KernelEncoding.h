@@ -33,7 +33,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -80,10 +79,6 @@ public:
   ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ (¬reach_B(β) ∨ args_A(β) ≠ args_B(β)).
   QueryOutcome checkDivergence(unsigned barrier);
 
-  /// The writes whose stored values a same-value (benign) test needed and the dependence slice left out:
-  /// that test answered `unknown`; an encoding with them in EncodeOptions::storedValuesOf answers it (the
-  /// caller encodes again). Empty when no test needed one.
-  const std::set<const llvm::Instruction *> &storedValuesWanted() const;
   /// Whether `inst` got a term (a value or a pointer) for work-item A, and how many did: what the slice kept.
   bool built(const llvm::Instruction &inst) const;
   std::size_t valuesBuilt() const;
