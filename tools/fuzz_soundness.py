@@ -45,10 +45,10 @@ POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 OCLGRIND_ICD = os.environ.get("CLCAPTURE_OCLGRIND_ICD", "/usr/lib/oclgrind/liboclgrind-rt-icd.so")
 HOST_TIMEOUT = 600  # seconds for one host run (a launch that hangs is skipped after it)
 # A launch built with a divergent barrier (feature "divergent-barrier"; "may-diverge": a corpus mutation with a
-# barrier that its original reaches divergently or that a mutation moved) crashes PoCL or hangs it; its capture
-# is written before it runs (the layer records a launch when it is enqueued), and its outputs are never
-# compared, so on PoCL its run is cut this many seconds after its `start` line instead of LAUNCH_TIMEOUT.
-# (Oclgrind, the oracle, runs it to the end.)
+# barrier that its original reaches divergently or that a mutation moved) crashes PoCL or hangs it; its outputs
+# are never compared, so on PoCL its run is cut this many seconds after its `start` line instead of
+# LAUNCH_TIMEOUT. Whether its record was written by then does not matter: one that was not is built from the
+# manifest (capture_on_pocl). (Oclgrind, the oracle, runs it to the end.)
 DIVERGENT_RUN_TIMEOUT = 5
 LAUNCH_TIMEOUT = 60  # seconds for one launch (its build and run) before the host is taken as hung (a divergent
 # barrier can hang PoCL: the capture is written before the launch runs, so only the run is lost)
@@ -166,9 +166,13 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
             captured.update(i["entry_point"] for i in json.load(f))
     # A launch that crashed PoCL (a divergent barrier does) may die before the layer wrote it: its capture
     # is then built from the manifest, as the corpus builds one from a header (run_kernel.build_capture).
+    # So may a divergent launch cut short just as it finished: its `done` line can come out while the
+    # host is killed, before the writer thread stored its record (how long PoCL takes decides which). A
+    # launch that is neither lost nor divergent and has no record is the layer's failure: --check says so.
     record["synthesised"] = []
     for launch in manifest["launches"]:
-        if launch["kernel"] in record["lost"] and launch["kernel"] not in captured:
+        cut = launch["kernel"] in record["lost"] or launch["kernel"] in divergent
+        if cut and launch["kernel"] not in captured:
             cap = os.path.join(folder, f"capture-{launch['kernel']}")
             synthesise_capture(cap, launch, os.path.dirname(manifest_path))
             record["captures"].append(cap)
