@@ -183,7 +183,14 @@ void argumentKey(KeyWriter &key, const format::KernelArgument &arg, const fs::pa
     else
       key.none();
   } else if (const auto *a = std::get_if<format::ArrayArgument>(&arg)) {
-    key.text("array").optional(a->size);
+    // The shape (no values) leaves a global or constant buffer's size out: the race and divergence
+    // analysis reads it only with the buffer's bytes (ReadOnlyTables.cpp), and a parametric group opens
+    // both. A local buffer's size stays: it is the memory the work-group shares.
+    bool local = a->addressSpace == format::AddressSpace::Local;
+    if (withValues || local)
+      key.text("array").optional(a->size);
+    else
+      key.text("array").none();
     if (a->addressSpace)
       key.text(format::toString(*a->addressSpace));
     else

@@ -20,6 +20,9 @@ std::string seconds(double s) {
 double groupAttemptBudget(std::size_t members, double firstMemberSeconds, const VerifyOptions &options) {
   if (members < 2)
     return 0;
+  if (options.groupBudgetSeconds)
+    return options.timeoutSeconds > 0 ? std::min(*options.groupBudgetSeconds, options.timeoutSeconds)
+                                      : *options.groupBudgetSeconds;
   double budget = kGroupShare * static_cast<double>(members - 1) * std::max(firstMemberSeconds, 0.0);
   if (options.timeoutSeconds > 0)
     budget = std::min(budget, kGroupCap * options.timeoutSeconds);

@@ -38,11 +38,13 @@ fs::path captureDirOf(const fs::path &capturesPath) {
 }
 
 /// Analyses `inst` (with `facts`) as instantiation `index` of the capture, within `limitSeconds` (0: none).
-InstantiationResult analyzeInstantiation(const format::Capture &capture, std::size_t index,
-                                         const format::Instantiation &inst, const format::LaunchFacts *facts,
-                                         pipeline::InstantiationAnalyzer &analyzer,
-                                         const VerifyOptions &options, double limitSeconds) {
+InstantiationResult
+analyzeInstantiation(const format::Capture &capture, std::size_t index, const format::Instantiation &inst,
+                     const format::LaunchFacts *facts, pipeline::InstantiationAnalyzer &analyzer,
+                     const VerifyOptions &options, double limitSeconds,
+                     const std::map<std::size_t, std::vector<std::string>> &openValues = {}) {
   pipeline::AnalysisRequest request;
+  request.openValues = openValues;
   request.index = index;
   request.instantiation = &inst;
   request.facts = facts;
@@ -284,7 +286,13 @@ std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
   double attempt = groupAttemptBudget(group.slots.size(), m_cost[first], m_options);
   if (attempt > 0)
     attempt = m_budget.limit(attempt);
+  // The values that bound the open scalars decide the proof as much as the values left in.
   std::string key = analysisKey(group.opened, group.facts, m_captureDir, m_hashes);
+  for (const auto &[index, values] : group.openValues) {
+    key += "|open " + std::to_string(index) + ":";
+    for (const std::string &v : values)
+      key += v + ",";
+  }
   std::optional<InstantiationResult> proof;
   if (m_cache)
     proof = m_cache->find(key, m_options.strict, attempt); // a proof, or an attempt that ran out before
@@ -292,7 +300,7 @@ std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
     std::size_t id = m_positions.size() + g;
     m_shown->started(id, report::kernelName(group.opened.entryPoint, group.opened.kernelFile));
     proof = analyzeInstantiation(m_capture, indexOf(first), group.opened, group.facts, m_analyzer, m_options,
-                                 attempt);
+                                 attempt, group.openValues);
     m_shown->finished(id, *proof, 0);
     if (m_cache)
       m_cache->store(key, m_options.strict, attempt, *proof);

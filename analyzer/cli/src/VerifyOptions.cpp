@@ -87,6 +87,12 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
                  "after N launches of one kernel ran into --timeout, later launches of it are unknown, cut "
                  "short, without analysis; 0 analyses every launch (default 2)")
       ->type_name("N");
+  app.add_option("--group-budget", o.groupBudgetSeconds,
+                 "seconds for each attempt to prove a parametric group at once, instead of a tenth of what "
+                 "analysing its launches alone is estimated to cost (at most a quarter of --timeout, none "
+                 "under 1 s)")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--quiet", quiet, "no progress on stderr");
   app.add_option("--dump-ir", dumpIr, "write each analysed kernel's LLVM IR into DIR")->type_name("DIR");
   app.add_option("--dump-smt2", dumpSmt2, "write each solver query (SMT-LIB 2) into DIR")->type_name("DIR");
@@ -104,7 +110,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   bool noParametric = false;
   app.add_flag("--no-parametric", noParametric,
                "analyse each distinct instantiation alone, without first proving launches that differ only "
-               "in scalar values or buffer bytes together");
+               "in scalar values, buffer bytes or buffer sizes together");
   bool noCache = false;
   app.add_flag("--no-cache", noCache,
                "analyse every instantiation again instead of reusing results cached under "

@@ -5,6 +5,7 @@
 #include "ArgumentNames.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
+#include <algorithm>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
@@ -24,6 +25,47 @@ cvc5::Term idVariable(TermFactory &tf, const std::string &name, std::uint64_t co
   unsigned bits = 64 - static_cast<unsigned>(__builtin_clzll(count - 1));
   cvc5::Term narrow = tf.fresh(tf.bv(bits), name);
   return bits == 64 ? narrow : tf.resize(narrow, 64, false);
+}
+
+/// Bounds an open scalar by the values of the launches a parametric proof covers (docs/semantics.md row 35):
+/// one of them when there are at most model::kCandidateSetMax, else between the least and the greatest
+/// in whichever order (unsigned or signed) gives the narrower interval. Each candidate's bits come from
+/// capturedScalarBits, as a captured value's do, so every covered launch's value satisfies the bound; when
+/// one does not fit the type, nothing is bounded.
+void boundByCandidates(EncodingState &s, const cvc5::Term &open, const model::ArgumentFact &fact) {
+  if (fact.candidates.empty() || !open.getSort().isBitVector())
+    return;
+  TermFactory &tf = s.tf;
+  unsigned width = open.getSort().getBitVectorSize();
+  std::vector<llvm::APInt> values;
+  for (const std::vector<std::uint8_t> &bytes : fact.candidates) {
+    auto bits = model::capturedScalarBits(bytes, width, s.launch.endianness);
+    if (!bits)
+      return;
+    values.push_back(*bits);
+  }
+  auto term = [&](const llvm::APInt &v) {
+    return s.solver.mkBitVector(width, llvm::toString(v, 16, false), 16);
+  };
+  auto unsignedLess = [](const llvm::APInt &a, const llvm::APInt &b) { return a.ult(b); };
+  auto signedLess = [](const llvm::APInt &a, const llvm::APInt &b) { return a.slt(b); };
+  auto [umin, umax] = std::minmax_element(values.begin(), values.end(), unsignedLess);
+  auto [smin, smax] = std::minmax_element(values.begin(), values.end(), signedLess);
+  llvm::APInt uspan = *umax - *umin, sspan = *smax - *smin; // both as unsigned counts of values
+  if (values.size() <= model::kCandidateSetMax) {
+    cvc5::Term any = tf.boolean(false);
+    for (const llvm::APInt &v : values)
+      any = tf.lor(any, tf.eq(open, term(v)));
+    s.solver.assertFormula(any);
+  } else if (uspan.ule(sspan)) {
+    s.solver.assertFormula(tf.land(tf.ule(term(*umin), open), tf.ule(open, term(*umax))));
+  } else {
+    s.solver.assertFormula(tf.land(tf.op(cvc5::Kind::BITVECTOR_SLE, {term(*smin), open}),
+                                   tf.op(cvc5::Kind::BITVECTOR_SLE, {open, term(*smax)})));
+    return; // a signed interval may wrap in unsigned order: no unsigned bound
+  }
+  if (width <= 64)
+    tf.boundVariable(open, umax->getZExtValue()); // as asserted: interval arithmetic may use it
 }
 
 } // namespace
@@ -187,6 +229,8 @@ void setUpSharedValues(EncodingState &s) {
     // docs/contract.md §5: a value the capture does not give is unconstrained — the kernel may be launched
     // with any of them, so each is a real launch (exact, like the ids), and a witness names the one it chose.
     s.sharedValues[&arg] = SymValue{open, {}};
+    if (fact)
+      boundByCandidates(s, open, *fact);
     if (!arg.use_empty())
       s.openArguments.push_back(OpenArgument{argumentName(arg, s.launch), argumentType(s.kernel, no), open});
   }

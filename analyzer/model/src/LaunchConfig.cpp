@@ -109,4 +109,22 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
   return c;
 }
 
+std::optional<std::string> addCandidates(LaunchConfig &launch,
+                                         const std::map<std::size_t, std::vector<std::string>> &values) {
+  for (const auto &[index, texts] : values) {
+    if (index >= launch.arguments.size() || launch.arguments[index].kind != ArgumentFact::Kind::Scalar ||
+        launch.arguments[index].bytes)
+      return "argument " + std::to_string(index) + " is not an open scalar, yet values bound it";
+    std::vector<std::vector<std::uint8_t>> candidates;
+    for (const std::string &text : texts) {
+      auto bytes = fmt::decodeScalar(text, fmt::scalarDigitBytes(text), launch.endianness);
+      if (!bytes)
+        return "argument " + std::to_string(index) + ": " + bytes.error();
+      candidates.push_back(std::move(*bytes));
+    }
+    launch.arguments[index].candidates = std::move(candidates);
+  }
+  return std::nullopt;
+}
+
 } // namespace clcapture::model

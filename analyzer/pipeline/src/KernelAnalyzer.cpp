@@ -16,6 +16,9 @@
 
 namespace clcapture::pipeline {
 
+static_assert(kOpenValueSetMax == model::kCandidateSetMax,
+              "the driver's words and the encoder's bound agree");
+
 namespace {
 
 std::vector<std::string> readLines(const std::filesystem::path &path) {
@@ -153,6 +156,8 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
   auto launch = model::makeLaunchConfig(inst, request.facts, request.captureDir);
   if (!launch)
     return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + launch.error());
+  if (auto problem = model::addCandidates(*launch, request.openValues))
+    return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + *problem);
 
   static const frontend::KernelCompiler compiler;
   auto level = frontend::optimisationLevelFromEnvironment();

@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -56,6 +57,7 @@ struct CaptureFolder {
     test::writeFile(dir / "kernels/k-copy.cl", kKernel);
     test::writeFile(dir / "data/d16.bin", std::string(16, '\1'));
     test::writeFile(dir / "data/e16.bin", std::string(16, '\2'));
+    test::writeFile(dir / "data/f32.bin", std::string(32, '\3'));
     REQUIRE(format::writeCapturesFile(dir / "captures.json", insts));
     if (sidecar)
       REQUIRE(format::writeSidecarFile(dir / "captures.meta.json", *sidecar));
@@ -552,11 +554,13 @@ TEST_CASE("parametric: launches that differ only in values are proven once with 
                          launch("0x00000003"), launch("0x00000001")});
   std::vector<bool> openScalar, openData;
   std::vector<double> limits;
+  std::vector<std::map<std::size_t, std::vector<std::string>>> bounds;
   FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
     const auto &args = *r.instantiation->kernelArguments;
     openScalar.push_back(!std::get<format::ScalarArgument>(args[1]).value);
     openData.push_back(!std::get<format::ArrayArgument>(args[0]).data);
     limits.push_back(r.options.timeoutSeconds);
+    bounds.push_back(r.openValues);
     return costing10s(verdict(Verdict::Verified));
   });
   verify::VerifyOptions options = capture.options();
@@ -568,13 +572,16 @@ TEST_CASE("parametric: launches that differ only in values are proven once with 
   REQUIRE(analyzer.calls() == 2);
   CHECK(openScalar == std::vector<bool>{false, true});
   CHECK(openData == std::vector<bool>{false, true});
+  // The proof covers the values the launches passed, not every value (docs/semantics.md row 35).
+  using Bounds = std::map<std::size_t, std::vector<std::string>>;
+  CHECK(bounds == std::vector<Bounds>{{}, {{1, {"0x00000001", "0x00000002", "0x00000003"}}}});
   // The attempt's budget: a tenth of the two other launches' estimated 10 s each.
   CHECK(limits == std::vector<double>{verify::kDefaultTimeoutSeconds, 2.0});
   Json report = o.json();
   REQUIRE(report["results"].size() == 4);
   for (const Json &r : report["results"]) {
     CHECK(r["verdict"] == "verified");
-    CHECK(r["parametric"]["opened"] == "`argument 1` and the bytes of `argument 0`");
+    CHECK(r["parametric"]["opened"] == "`argument 1` (its 3 captured values) and the bytes of `argument 0`");
     CHECK(r["parametric"]["launches"] == 4);
   }
   CHECK(report["results"][3]["same_as"] == 0);
@@ -585,9 +592,59 @@ TEST_CASE("parametric: launches that differ only in values are proven once with 
         return t;
       }(),
       analyzer);
-  CHECK_THAT(text.out,
-             Catch::Contains("verified (for every value of `argument 1` and the bytes of `argument 0`: "
-                             "one proof for 4 launches)"));
+  CHECK_THAT(text.out, Catch::Contains(
+                           "verified (for every value of `argument 1` (its 3 captured values) and the bytes "
+                           "of `argument 0`: one proof for 4 launches)"));
+}
+
+TEST_CASE("parametric: launches whose global buffers differ in size are one group, the size opened with "
+          "the bytes",
+          "[parametric]") {
+  Instantiation wide = launch("0x00000002", "kernels/k.cl", "data/f32.bin");
+  std::get<format::ArrayArgument>((*wide.kernelArguments)[0]).size = 32;
+  CaptureFolder capture({launch("0x00000001"), wide, launch("0x00000003")});
+  std::vector<bool> sized;
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    sized.push_back(std::get<format::ArrayArgument>((*r.instantiation->kernelArguments)[0]).size.has_value());
+    return costing10s(verdict(Verdict::Verified));
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  REQUIRE(analyzer.calls() == 2);
+  CHECK(sized == std::vector<bool>{true, false});
+  for (const Json &r : o.json()["results"])
+    CHECK(r["parametric"]["opened"] == "`argument 1` (its 3 captured values) and the size and bytes of "
+                                       "`argument 0`");
+}
+
+TEST_CASE("parametric: a cached proof stands only for the values that bounded it", "[parametric]") {
+  TempDir cache;
+  std::size_t groupCalls = 0;
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    if (!opened(r))
+      return costing10s(verdict(Verdict::Verified));
+    ++groupCalls;
+    return verdict(Verdict::Verified);
+  });
+  analyzer.setIdentity("fake analysis 1");
+  auto runOn = [&](const std::vector<std::string> &values) {
+    std::vector<Instantiation> insts;
+    for (const std::string &v : values)
+      insts.push_back(launch(v));
+    CaptureFolder capture(insts);
+    verify::VerifyOptions options = capture.options();
+    options.parametric = true;
+    options.cacheDir = cache.path();
+    CHECK(run(options, analyzer).exitCode == verify::kExitVerified);
+  };
+  runOn({"0x00000001", "0x00000002", "0x00000003"});
+  CHECK(groupCalls == 1);
+  runOn({"0x00000001", "0x00000002", "0x00000003"}); // the same values: the proof from the cache
+  CHECK(groupCalls == 1);
+  runOn({"0x00000001", "0x00000002", "0x00000000"}); // another value: proven again, never reused
+  CHECK(groupCalls == 2);
 }
 
 TEST_CASE("parametric: a proof that fails falls back to each launch's own analysis and witness",

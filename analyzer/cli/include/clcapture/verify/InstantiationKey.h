@@ -81,8 +81,8 @@ private:
 std::string analysisKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
                         const std::filesystem::path &captureDir, FileHashCache &hashes);
 
-/// The analysis key without any value (scalar values, data bytes, why data was skipped): equal shape keys
-/// ⇔ the launches differ at most in values (ParametricGroups.h).
+/// The analysis key without any value (scalar values, data bytes, why data was skipped, global and constant
+/// buffers' sizes): equal shape keys ⇔ the launches differ at most in values (ParametricGroups.h).
 std::string shapeKey(const format::Instantiation &inst, const format::LaunchFacts *facts,
                      const std::filesystem::path &captureDir, FileHashCache &hashes);
 

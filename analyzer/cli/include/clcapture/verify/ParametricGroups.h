@@ -4,13 +4,16 @@
 // new buffer contents, and each distinct instantiation used to be analysed alone. Distinct instantiations
 // that agree on everything but scalar values and buffer bytes (same kernel source, flags, entry point,
 // sizes and offset, argument kinds, spaces, sizes and flags, and the sidecar's semantic facts: the key of
-// InstantiationKey.h with values and data left out) form a group. The group is analysed once with the values
-// that differ within it left open (a scalar without `value`, an array without `data`: exact symbolic values,
-// as for a capture that lacks them) and those that agree kept. The analysis is sound for every value of the
-// open ones, so if it proves the group (`verified`, no finding at all), every launch in it is `verified`
-// ("verified for every value of `offset`"); otherwise each launch is analysed alone, as before, and its own
-// verdict and witness are reported. So a launch's result is the one its own analysis gives, or `verified`
-// through the group's proof.
+// InstantiationKey.h with values, data and global buffer sizes left out) form a group. The group is analysed
+// once with the values that differ within it left open (a scalar without `value`, an array without `data`
+// and, where the sizes differ, without `size`: exact symbolic values, as for a capture that lacks them) and
+// those that agree kept. An opened scalar is bounded by the values its launches passed: one of them when they
+// are few, else between the least and the greatest (docs/semantics.md row 35), so that a stride of 1, 2 or 7
+// is not proven for 0 as well. The analysis is sound for every value the bounds allow, each launch's among
+// them, so if it proves the group (`verified`, no finding at all), every launch in it is `verified`
+// ("verified for every value of `offset` (its 3 captured values)"); otherwise each launch is analysed alone,
+// as before, and its own verdict and witness are reported. So a launch's result is the one its own analysis
+// gives, or `verified` through the group's proof.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +23,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,10 @@ struct ParametricGroup {
   format::Instantiation opened;   ///< the first one with the differing values left out
   const format::LaunchFacts *facts = nullptr; ///< its launch facts in the capture (none without sidecar)
   std::vector<std::string> openedNames;       ///< "offset", "the bytes of `out`": what the proof covers
+  /// Each opened scalar's distinct captured values (as captures.json writes them): the proof covers the
+  /// values these bound, not every value (pipeline::AnalysisRequest::openValues). A scalar that some launch
+  /// passed without a value is open to every value and absent here.
+  std::map<std::size_t, std::vector<std::string>> openValues;
 };
 
 /// The groups among `distinctSlots` (slots into `positions`, positions into capture.captures).

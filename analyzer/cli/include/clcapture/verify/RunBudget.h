@@ -34,7 +34,8 @@ constexpr double kGroupShare = 0.1;
 constexpr double kGroupCap = 0.25;
 
 /// The time a group of `members` distinct launches may spend on its attempt, when its first member's own
-/// analysis took `firstMemberSeconds` (see the file comment); 0: no attempt.
+/// analysis took `firstMemberSeconds` (see the file comment), or --group-budget within --timeout; 0: no
+/// attempt.
 double groupAttemptBudget(std::size_t members, double firstMemberSeconds, const VerifyOptions &options);
 
 class RunBudget {

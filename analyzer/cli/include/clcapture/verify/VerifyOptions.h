@@ -66,6 +66,8 @@ struct VerifyOptions {
   unsigned giveUpAfter = kDefaultGiveUpAfter;
   /// A parametric group's attempt is made only with at least this budget (RunBudget.h groupAttemptBudget).
   double minGroupBudgetSeconds = kDefaultMinGroupBudgetSeconds;
+  /// --group-budget: each group's attempt gets these seconds (within --timeout) instead of the estimate.
+  std::optional<double> groupBudgetSeconds;
   /// Progress on stderr (ProgressReporter.h): off with --quiet.
   bool progress = false;
   /// How progress is shown: rewritten in place on a terminal, else a line every progressIntervalSeconds.

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct ArgumentFact {
   enum class Kind { Scalar, Buffer, Local, Image, Sampler, Unknown } kind = Kind::Unknown;
   /// Scalar: the value's bytes in the device's byte order (absent: unconstrained).
   std::optional<std::vector<std::uint8_t>> bytes;
+  /// Scalar without `bytes`: the values (bytes as above) of the launches a parametric proof covers; the
+  /// encoder bounds the open value by them (docs/semantics.md row 35). Empty: every value.
+  std::vector<std::vector<std::uint8_t>> candidates;
   /// Buffer / local: size in bytes, when captured.
   std::optional<std::uint64_t> size;
   std::optional<format::AddressSpace> space;
@@ -59,5 +63,15 @@ struct LaunchConfig {
 format::Expected<LaunchConfig> makeLaunchConfig(const format::Instantiation &inst,
                                                 const format::LaunchFacts *facts,
                                                 const std::filesystem::path &captureDir);
+
+/// Up to this many distinct candidates, an open scalar is one of them; beyond, it lies between the least and
+/// the greatest (docs/semantics.md row 35). pipeline::kOpenValueSetMax says the same to the driver.
+constexpr std::size_t kCandidateSetMax = 16;
+
+/// Sets each open scalar's candidates (ArgumentFact::candidates) from the values a parametric group's
+/// launches passed (as captures.json writes them, index → values); the reason when one is not an open
+/// scalar of `launch` or a value does not decode.
+std::optional<std::string> addCandidates(LaunchConfig &launch,
+                                         const std::map<std::size_t, std::vector<std::string>> &values);
 
 } // namespace clcapture::model

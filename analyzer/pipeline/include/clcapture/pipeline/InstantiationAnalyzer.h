@@ -18,9 +18,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clcapture::pipeline {
 
@@ -60,7 +62,16 @@ struct AnalysisRequest {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// The most heap this analysis has held so far (verify/AllocationAccount.h); unset when not counted.
   std::function<std::uint64_t()> peakHeapBytes;
+  /// Scalars the instantiation leaves without a value that take one of these values (as captures.json
+  /// writes them): the launches of a parametric group (verify/ParametricGroups.h). The analysis covers
+  /// every value these bound (model::ArgumentFact::candidates), not only these; a scalar absent here is
+  /// open to every value.
+  std::map<std::size_t, std::vector<std::string>> openValues;
 };
+
+/// Up to this many distinct values, an open scalar is one of its captured values; beyond, it lies between
+/// the least and the greatest of them (docs/semantics.md row 35).
+constexpr std::size_t kOpenValueSetMax = 16;
 
 /// DIR/<index>-<entry point><extension>, e.g. dumps/3-reduce.ll or dumps/3-reduce.race-1.smt2 (the
 /// extension may carry a qualifier). Characters of the entry point outside [A-Za-z0-9_] become '_'.
