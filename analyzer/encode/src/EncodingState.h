@@ -17,6 +17,7 @@
 #include <array>
 #include <llvm/IR/DataLayout.h>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,6 +34,10 @@ class Value;
 } // namespace llvm
 
 namespace clcapture::encode {
+
+namespace detail {
+class AffineForms;
+} // namespace detail
 
 /// The constant a counter call adds: atomic_inc (1), or atomic_add / atomic_fetch_add of one non-zero
 /// constant; nullopt for anything else.
@@ -233,6 +238,10 @@ struct EncodingState {
   std::map<std::tuple<std::uint64_t, unsigned, unsigned>, bool> wordsDistinct;
   cvc5::Term distinct;  ///< the two work-items differ in some dimension of their global id
   cvc5::Term sameGroup; ///< ... and are in one work-group
+  /// Offsets as affine forms for the dependence test (AffineOffsets.h), built on the first race query.
+  std::shared_ptr<detail::AffineForms> affineForms;
+  /// (site of A, site of B) → whether the dependence test lets them meet (asked once per pair).
+  std::map<std::pair<unsigned, unsigned>, bool> sitesMayMeet;
   /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.
   struct LoggedQuery {
     std::string label;

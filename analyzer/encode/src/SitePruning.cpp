@@ -2,6 +2,7 @@
 
 #include "SitePruning.h"
 
+#include "AffineOffsets.h"
 #include "SiteChoice.h"
 
 #include <algorithm>
@@ -117,6 +118,40 @@ void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsi
   };
   keep(a, ra, rb);
   keep(b, rb, ra);
+}
+
+void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b) {
+  if (a.size() * b.size() > kMaxDependencePairs)
+    return;
+  if (!s.affineForms)
+    s.affineForms = std::make_shared<AffineForms>(s);
+  auto meet = [&](unsigned ia, unsigned ib) {
+    auto [known, fresh] = s.sitesMayMeet.try_emplace({ia, ib}, true);
+    if (fresh) {
+      const AccessRecord &ra = s.records[0][ia], &rb = s.records[1][ib];
+      // Offsets compare only within one memory object; an object that is not a constant may be any.
+      bool sameObject = ra.pointer.object.isBitVectorValue() && rb.pointer.object.isBitVectorValue() &&
+                        ra.pointer.object == rb.pointer.object;
+      known->second =
+          !sameObject || s.affineForms->mayMeet(ra.pointer.offset, s.tf.upperBoundAsserted(ra.size),
+                                                rb.pointer.offset, s.tf.upperBoundAsserted(rb.size));
+    }
+    return known->second;
+  };
+  std::vector<bool> keepA(a.size(), false), keepB(b.size(), false);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j)
+      if (meet(a[i], b[j]))
+        keepA[i] = keepB[j] = true;
+  auto keep = [](std::vector<unsigned> &sites, const std::vector<bool> &kept) {
+    std::vector<unsigned> out;
+    for (std::size_t i = 0; i < sites.size(); ++i)
+      if (kept[i])
+        out.push_back(sites[i]);
+    sites = std::move(out);
+  };
+  keep(a, keepA);
+  keep(b, keepB);
 }
 
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,

@@ -27,6 +27,13 @@ void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::ve
 /// RF[k·N + gid] for 206 values of k: 21,321 pair queries, all but 206 settled here).
 void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
 
+/// Pairs of sites that the dependence test (AffineOffsets.h, docs/semantics.md row 36) shows never share a
+/// byte for two distinct work-items: a site that meets no site of the other work-item is dropped (Rodinia's
+/// nw stores row ty of its tile to `index + cols·ty` in 16 unrolled stores, each a 0.5 s solver query against
+/// the other 16). Skipped for more than kMaxDependencePairs pairs.
+void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
+constexpr std::size_t kMaxDependencePairs = 4096;
+
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
 /// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
