@@ -14,6 +14,7 @@
 #include "clcapture/verify/ParametricGroups.h"
 #include "clcapture/verify/ProgressReporter.h"
 #include "clcapture/verify/RunBudget.h"
+#include "clcapture/verify/TaskPool.h"
 #include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
@@ -89,26 +90,6 @@ analyzeInstantiation(const format::Capture &capture, std::size_t index, const fo
   return r;
 }
 
-/// Runs `task(i)` for i in [0, count) on `jobs` threads.
-template <typename Task> void runPool(std::size_t count, unsigned jobs, Task &&task) {
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < count; i = next++)
-      task(i);
-  };
-  std::size_t threads = std::min<std::size_t>(std::max(1u, jobs), count);
-  if (threads <= 1) {
-    worker();
-    return;
-  }
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (std::size_t t = 0; t < threads; ++t)
-    pool.emplace_back(worker);
-  for (std::thread &t : pool)
-    t.join();
-}
-
 /// The result of an identical instantiation, under this one's index and kernel file name (identical
 /// sources may sit in differently named files).
 InstantiationResult copyResult(const InstantiationResult &from, std::size_t index,
@@ -148,7 +129,7 @@ public:
                      ? FileHashCache(FileHashCache::storeFor(*options.cacheDir, m_captureDir))
                      : FileHashCache()),
         m_copyOf(positions.size()), m_keys(positions.size()), m_copies(positions.size(), 0),
-        m_results(positions.size()), m_cost(positions.size(), 0), m_answered(positions.size(), false) {}
+        m_results(positions.size()), m_cost(positions.size(), 0), m_state(positions.size(), kWaiting) {}
 
   std::vector<InstantiationResult> run();
 
@@ -160,9 +141,11 @@ private:
   void findIdentical();
   void openCache();
   void alone(std::size_t slot);
-  std::vector<std::size_t> openingSlots() const;
+  std::vector<std::size_t> slotsInNoGroup() const;
   std::optional<InstantiationResult> attemptGroup(std::size_t g);
-  void applyGroupProof(std::size_t g, const InstantiationResult &proof);
+  void decideGroup(std::size_t g, TaskPool &pool);
+  void member(std::size_t slot);
+  void coverByProof(std::size_t g, std::size_t slot, bool analysed);
   void closeCache();
 
   const format::Instantiation &instantiation(std::size_t slot) const {
@@ -185,7 +168,14 @@ private:
   std::optional<VerdictCache> m_cache;
   std::vector<InstantiationResult> m_results;
   std::vector<double> m_cost; ///< what a distinct slot's own analysis cost (cached: then)
-  std::vector<bool> m_answered;
+  /// Each distinct slot's analysis: kWaiting, kRunning (alone), kDone (alone, or covered by its group's
+  /// proof). With m_proofs, m_decided and m_proofSecondsShown, guarded by m_stateMutex.
+  enum : char { kWaiting, kRunning, kDone };
+  std::vector<char> m_state;
+  std::vector<std::optional<InstantiationResult>> m_proofs; ///< group -> its proof, once decided
+  std::vector<char> m_decided, m_proofSecondsShown;         ///< group -> attempt decided; proof's time given
+  std::vector<std::size_t> m_groupOf;                       ///< distinct slot in a group -> the group
+  std::mutex m_stateMutex;
   std::optional<ProgressReporter> m_shown;
   std::vector<ParametricGroup> m_groups;
 };
@@ -258,20 +248,17 @@ void AnalysisRun::alone(std::size_t slot) {
   m_shown->finished(slot, result, 1 + m_copies[slot]);
 }
 
-/// First the groups' first launches, then every launch in no group, on one pool (no core waits for the
-/// attempts while there is other work).
-std::vector<std::size_t> AnalysisRun::openingSlots() const {
+/// The distinct launches in no parametric group.
+std::vector<std::size_t> AnalysisRun::slotsInNoGroup() const {
   std::vector<bool> inGroup(m_positions.size(), false);
-  std::vector<std::size_t> opening;
-  for (const ParametricGroup &group : m_groups) {
-    opening.push_back(group.slots.front());
+  for (const ParametricGroup &group : m_groups)
     for (std::size_t slot : group.slots)
       inGroup[slot] = true;
-  }
+  std::vector<std::size_t> out;
   for (std::size_t slot : m_distinct)
     if (!inGroup[slot])
-      opening.push_back(slot);
-  return opening;
+      out.push_back(slot);
+  return out;
 }
 
 /// Group g's proof with its differing values open, from the cache or analysed within the attempt's budget;
@@ -310,29 +297,76 @@ std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
   return std::nullopt;
 }
 
-/// Every member of group g `verified` through its proof.
-void AnalysisRun::applyGroupProof(std::size_t g, const InstantiationResult &proof) {
+/// Slot's result through group g's proof (m_stateMutex held): `verified` for every value the group opened.
+/// A slot `analysed` alone keeps its own result when that proved it; one whose own analysis did not (it ran
+/// out of time on its concrete data, which can make it harder than the open values) is `verified` through
+/// the proof, as the slots never analysed are.
+void AnalysisRun::coverByProof(std::size_t g, std::size_t slot, bool analysed) {
   const ParametricGroup &group = m_groups[g];
+  const InstantiationResult &proof = *m_proofs[g];
   std::size_t launches = 0;
-  for (std::size_t slot : group.slots)
-    launches += 1 + m_copies[slot];
-  for (std::size_t slot : group.slots) {
+  for (std::size_t s : group.slots)
+    launches += 1 + m_copies[s];
+  InstantiationResult &result = m_results[slot];
+  if (!analysed || !cleanProof(result)) {
     const format::Instantiation &inst = instantiation(slot);
-    InstantiationResult &result = m_results[slot];
-    // The first keeps its own analysis when that proved it; one that ran out of time (its concrete data
-    // can make it harder than the open values) is `verified` through the proof, as the others are.
-    bool first = slot == group.slots.front();
-    if (!first || !cleanProof(result)) {
-      result = copyResult(proof, indexOf(slot), inst);
-      result.sameAs.reset();
-      result.entryPoint = inst.entryPoint;
-      result.seconds = slot == group.slots[1] ? proof.seconds : first ? m_cost[slot] : 0;
-      if (!first)
-        m_shown->covered(proof, 1 + m_copies[slot]);
-      m_answered[slot] = true;
-    }
-    result.parametric = report::ParametricProof{describeOpened(group.openedNames), launches};
+    result = copyResult(proof, indexOf(slot), inst);
+    result.sameAs.reset();
+    result.entryPoint = inst.entryPoint;
+    result.seconds = analysed ? m_cost[slot] : 0;
+    if (!analysed)
+      m_shown->covered(proof, 1 + m_copies[slot]);
   }
+  if (!analysed && !m_proofSecondsShown[g]) { // the proof's own time, once in the group's results
+    result.seconds = proof.seconds;
+    m_proofSecondsShown[g] = true;
+  }
+  result.parametric = report::ParametricProof{describeOpened(group.openedNames), launches};
+}
+
+/// Group g's task: its first launch alone, then its attempt; a proof covers every launch not analysed yet,
+/// and every one analysed alone that its own analysis did not prove. Launches still waiting are left to
+/// their own (speculative) tasks when there is no proof.
+void AnalysisRun::decideGroup(std::size_t g, TaskPool &pool) {
+  std::size_t first = m_groups[g].slots.front();
+  {
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    m_state[first] = kRunning;
+  }
+  alone(first);
+  {
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    m_state[first] = kDone;
+  }
+  std::optional<InstantiationResult> proof = attemptGroup(g);
+  std::lock_guard<std::mutex> lock(m_stateMutex);
+  m_decided[g] = true;
+  m_proofs[g] = std::move(proof);
+  for (std::size_t slot : m_groups[g].slots) {
+    if (m_proofs[g] && m_state[slot] != kRunning) // a running one applies the proof when it is done
+      coverByProof(g, slot, m_state[slot] == kDone);
+    if (m_proofs[g])
+      m_state[slot] = m_state[slot] == kRunning ? kRunning : kDone;
+    else if (m_state[slot] == kWaiting)
+      pool.add([this, slot](TaskPool &) { member(slot); }); // ahead of the speculative copies: no proof
+  }
+}
+
+/// A group's launch other than its first, alone: when its group is not decided yet (speculatively, on a
+/// thread with nothing else to do) or was not proven. Nothing when it has been covered or taken already.
+void AnalysisRun::member(std::size_t slot) {
+  {
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    if (m_state[slot] != kWaiting)
+      return;
+    m_state[slot] = kRunning;
+  }
+  alone(slot);
+  std::lock_guard<std::mutex> lock(m_stateMutex);
+  m_state[slot] = kDone;
+  std::size_t g = m_groupOf[slot];
+  if (m_decided[g] && m_proofs[g])
+    coverByProof(g, slot, true);
 }
 
 void AnalysisRun::closeCache() {
@@ -357,21 +391,24 @@ std::vector<InstantiationResult> AnalysisRun::run() {
   // group proven needs no other analysis; its other members are otherwise analysed one by one below.
   if (m_options.parametric)
     m_groups = parametricGroups(m_capture, m_positions, m_distinct, m_captureDir, m_hashes);
-  std::vector<std::size_t> opening = openingSlots();
-  runPool(opening.size(), m_options.jobs, [&](std::size_t i) { alone(opening[i]); });
-  for (std::size_t slot : opening) // here, not in alone(): a vector<bool> is not for several threads
-    m_answered[slot] = true;
-  std::vector<std::optional<InstantiationResult>> groupProofs(m_groups.size());
-  runPool(m_groups.size(), m_options.jobs, [&](std::size_t g) { groupProofs[g] = attemptGroup(g); });
-  for (std::size_t g = 0; g < m_groups.size(); ++g)
-    if (groupProofs[g])
-      applyGroupProof(g, *groupProofs[g]);
-
-  std::vector<std::size_t> rest;
-  for (std::size_t slot : m_distinct)
-    if (!m_answered[slot])
-      rest.push_back(slot);
-  runPool(rest.size(), m_options.jobs, [&](std::size_t d) { alone(rest[d]); });
+  // One pool (TaskPool.h): each group's first launch and attempt, and the launches in no group; a group's
+  // other launches wait for its attempt, or run speculatively on a thread that has nothing else to do.
+  m_proofs.resize(m_groups.size());
+  m_decided.assign(m_groups.size(), false);
+  m_proofSecondsShown.assign(m_groups.size(), false);
+  m_groupOf.assign(m_positions.size(), 0);
+  TaskPool pool;
+  for (std::size_t g = 0; g < m_groups.size(); ++g) {
+    pool.add([this, g](TaskPool &more) { decideGroup(g, more); });
+    for (std::size_t slot : m_groups[g].slots)
+      m_groupOf[slot] = g;
+  }
+  for (std::size_t slot : slotsInNoGroup())
+    pool.add([this, slot](TaskPool &) { alone(slot); });
+  for (const ParametricGroup &group : m_groups)
+    for (std::size_t i = 1; i < group.slots.size(); ++i)
+      pool.add([this, slot = group.slots[i]](TaskPool &) { member(slot); }, true);
+  pool.run(m_options.jobs);
   m_shown->finish();
   m_hashes.save();
   closeCache();

@@ -819,3 +819,34 @@ TEST_CASE("parametric: a first launch that runs out of time still lets the group
   CHECK(run(options, racy).exitCode == verify::kExitNotAllVerified);
   CHECK(racy.calls() == 3);
 }
+
+TEST_CASE("parametric: with a thread idle, a group's other launch is analysed beside its first",
+          "[parametric]") {
+  // Two launches of one group and -j 2: the second is analysed alone while the first is, instead of waiting
+  // for the group's attempt (TaskPool.h). Each concrete analysis waits until the other has started (at most
+  // 10 s, so that a wrong schedule fails rather than hangs): no test of speed.
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002")});
+  std::mutex mutex;
+  std::condition_variable started;
+  int concrete = 0;
+  std::vector<bool> sawTheOther;
+  FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+    if (opened(r))
+      return verdict(Verdict::Verified);
+    std::unique_lock<std::mutex> lock(mutex);
+    ++concrete;
+    started.notify_all();
+    sawTheOther.push_back(started.wait_for(lock, std::chrono::seconds(10), [&] { return concrete >= 2; }));
+    return costing10s(verdict(Verdict::Verified));
+  });
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  options.jobs = 2;
+  Outcome o = run(options, analyzer);
+  CHECK(o.exitCode == verify::kExitVerified);
+  CHECK(sawTheOther == std::vector<bool>{true, true});
+  for (const Json &r : o.json()["results"]) {
+    CHECK(r["verdict"] == "verified");
+    CHECK(r["parametric"]["launches"] == 2);
+  }
+}
