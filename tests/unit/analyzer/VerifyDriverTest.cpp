@@ -84,6 +84,15 @@ Outcome run(const verify::VerifyOptions &options, pipeline::InstantiationAnalyze
   return {code, out.str(), err.str()};
 }
 
+/// clcapture-verify over `capture` with parametric proofs on `jobs` threads.
+Outcome runGrouped(const CaptureFolder &capture, pipeline::InstantiationAnalyzer &analyzer,
+                   unsigned jobs = 1) {
+  verify::VerifyOptions options = capture.options();
+  options.parametric = true;
+  options.jobs = jobs;
+  return run(options, analyzer);
+}
+
 InstantiationResult verdict(Verdict v, std::string reason = {},
                             report::ErrorKind kind = report::ErrorKind::None) {
   InstantiationResult r;
@@ -563,9 +572,7 @@ TEST_CASE("parametric: launches that differ only in values are proven once with 
     bounds.push_back(r.openValues);
     return costing10s(verdict(Verdict::Verified));
   });
-  verify::VerifyOptions options = capture.options();
-  options.parametric = true;
-  Outcome o = run(options, analyzer);
+  Outcome o = runGrouped(capture, analyzer);
   CHECK(o.exitCode == verify::kExitVerified);
   // The group's first launch alone (its own result, and the cost that sizes the attempt), then the group's
   // proof, which covers the other two distinct launches and the copy.
@@ -608,9 +615,7 @@ TEST_CASE("parametric: launches whose global buffers differ in size are one grou
     sized.push_back(std::get<format::ArrayArgument>((*r.instantiation->kernelArguments)[0]).size.has_value());
     return costing10s(verdict(Verdict::Verified));
   });
-  verify::VerifyOptions options = capture.options();
-  options.parametric = true;
-  Outcome o = run(options, analyzer);
+  Outcome o = runGrouped(capture, analyzer);
   CHECK(o.exitCode == verify::kExitVerified);
   REQUIRE(analyzer.calls() == 2);
   CHECK(sized == std::vector<bool>{true, false});
@@ -839,10 +844,7 @@ TEST_CASE("parametric: with a thread idle, a group's other launch is analysed be
     sawTheOther.push_back(started.wait_for(lock, std::chrono::seconds(10), [&] { return concrete >= 2; }));
     return costing10s(verdict(Verdict::Verified));
   });
-  verify::VerifyOptions options = capture.options();
-  options.parametric = true;
-  options.jobs = 2;
-  Outcome o = run(options, analyzer);
+  Outcome o = runGrouped(capture, analyzer, 2);
   CHECK(o.exitCode == verify::kExitVerified);
   CHECK(sawTheOther == std::vector<bool>{true, true});
   for (const Json &r : o.json()["results"]) {
