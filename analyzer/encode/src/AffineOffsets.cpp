@@ -195,17 +195,25 @@ bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const 
   AffineForm d = *fa;
   addScaled(d, *fb, -1);
   Wide windowLow = -static_cast<Wide>(sizeA - 1), windowHigh = static_cast<Wide>(sizeB - 1);
-  // Each id pair by direction (<, =, >); every other atom over its own range.
+  // Each id pair by direction (<, =, >); every other atom over its own range. A pair the difference does not
+  // use adds 0 whatever its direction: it is left out of the vectors, and since it may differ while the
+  // others are equal, the all-equal vector of the others is then not the same work-item.
   std::vector<std::array<std::pair<Wide, Wide>, 3>> pairs;
+  bool unusedPair = false;
   for (const IdPair &p : m_ids) {
     Wide alpha = 0, beta = 0;
     if (auto it = d.coefficients.find(p.a); it != d.coefficients.end())
       alpha = it->second, d.coefficients.erase(it);
     if (auto it = d.coefficients.find(p.b); it != d.coefficients.end())
       beta = it->second, d.coefficients.erase(it);
+    if (alpha == 0 && beta == 0) {
+      unusedPair = true;
+      continue;
+    }
     pairs.push_back({directedRange(alpha, beta, p.max, 0), directedRange(alpha, beta, p.max, 1),
                      directedRange(alpha, beta, p.max, 2)});
   }
+  bool skipAllEqual = m_idsAreVariables && !unusedPair;
   if (!settleRange(d, m_ranges))
     return true;
   // Every direction vector but the all-equal one when that one is the same work-item.
@@ -221,7 +229,7 @@ bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const 
       low += pairs[i][static_cast<std::size_t>(direction)].first;
       high += pairs[i][static_cast<std::size_t>(direction)].second;
     }
-    if (allEqual && m_idsAreVariables)
+    if (allEqual && skipAllEqual)
       continue;
     if (low <= windowHigh && high >= windowLow)
       return true;
