@@ -169,12 +169,12 @@ private:
   std::vector<InstantiationResult> m_results;
   std::vector<double> m_cost; ///< what a distinct slot's own analysis cost (cached: then)
   /// Each distinct slot's analysis: kWaiting, kRunning (alone), kDone (alone, or covered by its group's
-  /// proof). With m_proofs, m_decided and m_proofSecondsShown, guarded by m_stateMutex.
+  /// proof). With m_proofs and m_proofSecondsShown, guarded by m_stateMutex.
   enum : char { kWaiting, kRunning, kDone };
   std::vector<char> m_state;
   std::vector<std::optional<InstantiationResult>> m_proofs; ///< group -> its proof, once decided
-  std::vector<char> m_decided, m_proofSecondsShown;         ///< group -> attempt decided; proof's time given
-  std::vector<std::size_t> m_groupOf;                       ///< distinct slot in a group -> the group
+  std::vector<char> m_proofSecondsShown; ///< group -> its proof's own time given to one result
+  std::vector<std::size_t> m_groupOf;    ///< distinct slot in a group -> the group
   std::mutex m_stateMutex;
   std::optional<ProgressReporter> m_shown;
   std::vector<ParametricGroup> m_groups;
@@ -340,7 +340,6 @@ void AnalysisRun::decideGroup(std::size_t g, TaskPool &pool) {
   }
   std::optional<InstantiationResult> proof = attemptGroup(g);
   std::lock_guard<std::mutex> lock(m_stateMutex);
-  m_decided[g] = true;
   m_proofs[g] = std::move(proof);
   for (std::size_t slot : m_groups[g].slots) {
     if (m_proofs[g] && m_state[slot] != kRunning) // a running one applies the proof when it is done
@@ -365,7 +364,7 @@ void AnalysisRun::member(std::size_t slot) {
   std::lock_guard<std::mutex> lock(m_stateMutex);
   m_state[slot] = kDone;
   std::size_t g = m_groupOf[slot];
-  if (m_decided[g] && m_proofs[g])
+  if (m_proofs[g]) // set only once the group is decided, and only for a proof
     coverByProof(g, slot, true);
 }
 
@@ -394,7 +393,6 @@ std::vector<InstantiationResult> AnalysisRun::run() {
   // One pool (TaskPool.h): each group's first launch and attempt, and the launches in no group; a group's
   // other launches wait for its attempt, or run speculatively on a thread that has nothing else to do.
   m_proofs.resize(m_groups.size());
-  m_decided.assign(m_groups.size(), false);
   m_proofSecondsShown.assign(m_groups.size(), false);
   m_groupOf.assign(m_positions.size(), 0);
   TaskPool pool;
