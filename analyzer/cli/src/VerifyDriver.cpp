@@ -8,6 +8,8 @@
 #include "clcapture/report/SarifReport.h"
 #include "clcapture/report/TextReport.h"
 #include "clcapture/verify/AllocationAccount.h"
+#include "clcapture/verify/AnalysisInChild.h"
+#include "clcapture/verify/AnalysisProcesses.h"
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
@@ -147,6 +149,10 @@ private:
   void member(std::size_t slot);
   void coverByProof(std::size_t g, std::size_t slot, bool analysed);
   void closeCache();
+  void startProcesses();
+  InstantiationResult analyze(const ChildRequest &task);
+  InstantiationResult analyzeHere(const ChildRequest &task);
+  std::string serve(const std::string &request);
 
   const format::Instantiation &instantiation(std::size_t slot) const {
     return m_capture.captures.instantiations[m_positions[slot]];
@@ -178,6 +184,7 @@ private:
   std::mutex m_stateMutex;
   std::optional<ProgressReporter> m_shown;
   std::vector<ParametricGroup> m_groups;
+  std::unique_ptr<AnalysisProcesses> m_processes; ///< where analyses run; none: in this process
 };
 
 /// Identical instantiations: the first (lowest index) is analysed, the others copy its result.
@@ -214,7 +221,6 @@ void AnalysisRun::openCache() {
 
 /// One distinct instantiation alone: from the cache, cut short by the run's time limits, or analysed.
 void AnalysisRun::alone(std::size_t slot) {
-  std::size_t p = m_positions[slot];
   const format::Instantiation &inst = instantiation(slot);
   std::size_t index = indexOf(slot);
   std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
@@ -238,8 +244,7 @@ void AnalysisRun::alone(std::size_t slot) {
   } else {
     m_shown->started(slot, kernel);
     double limit = m_budget.limit(m_options.timeoutSeconds);
-    result =
-        analyzeInstantiation(m_capture, index, inst, m_capture.factsFor(p), m_analyzer, m_options, limit);
+    result = analyze({false, slot, limit});
     m_cost[slot] = result.seconds;
     m_budget.record(kernel, result);
     if (m_cache)
@@ -286,8 +291,7 @@ std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
   if (!proof && attempt > 0) {
     std::size_t id = m_positions.size() + g;
     m_shown->started(id, report::kernelName(group.opened.entryPoint, group.opened.kernelFile));
-    proof = analyzeInstantiation(m_capture, indexOf(first), group.opened, group.facts, m_analyzer, m_options,
-                                 attempt, group.openValues);
+    proof = analyze({true, g, attempt});
     m_shown->finished(id, *proof, 0);
     if (m_cache)
       m_cache->store(key, m_options.strict, attempt, *proof);
@@ -378,11 +382,78 @@ void AnalysisRun::closeCache() {
                 << " (--no-cache analyses them again)\n";
 }
 
+/// Analyses run in child processes (AnalysisProcesses.h) unless --in-process; forked here, while this
+/// process has one thread. When that cannot be, they run in this process, and the user is told.
+void AnalysisRun::startProcesses() {
+  if (!m_options.isolate)
+    return;
+  std::string why;
+  m_processes = AnalysisProcesses::start([this](const std::string &request) { return serve(request); }, why);
+  if (!m_processes && m_progress)
+    *m_progress << "clcapture-verify: warning: analyses run inside clcapture-verify, so --timeout and "
+                   "--max-memory are checked only between solver queries: "
+                << why << '\n';
+}
+
+/// Task's analysis: in a child process, ended at its limit, or here.
+InstantiationResult AnalysisRun::analyze(const ChildRequest &task) {
+  if (!m_processes)
+    return analyzeHere(task);
+  auto start = std::chrono::steady_clock::now();
+  AnalysisProcesses::Limits limits;
+  if (task.limitSeconds > 0)
+    limits.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(task.limitSeconds));
+  limits.memoryBytes = hardMemoryBytes(m_options);
+  ChildRequest asked = task;
+  asked.limitSeconds = softLimitSeconds(task.limitSeconds);
+  AnalysisProcesses::Outcome outcome = m_processes->run(requestText(asked), limits);
+  if (outcome.ending == AnalysisProcesses::Ending::Unavailable)
+    return analyzeHere(task);
+  std::optional<InstantiationResult> replied;
+  if (outcome.ending == AnalysisProcesses::Ending::Replied)
+    replied = parseReply(outcome.reply);
+  InstantiationResult r =
+      replied ? std::move(*replied) : resultOfEnding(outcome, task.limitSeconds, m_options);
+  const format::Instantiation &inst = task.group ? m_groups[task.id].opened : instantiation(task.id);
+  r.index = indexOf(task.group ? m_groups[task.id].slots.front() : task.id);
+  r.entryPoint = inst.entryPoint;
+  r.kernelFile = inst.kernelFile;
+  r.seconds =
+      std::max(r.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!replied)
+    report::finalizeResult(r, m_options.strict);
+  return r;
+}
+
+/// Task's analysis in this process: a distinct launch alone, or a group with its differing values open.
+InstantiationResult AnalysisRun::analyzeHere(const ChildRequest &task) {
+  if (task.group) {
+    const ParametricGroup &group = m_groups[task.id];
+    return analyzeInstantiation(m_capture, indexOf(group.slots.front()), group.opened, group.facts,
+                                m_analyzer, m_options, task.limitSeconds, group.openValues);
+  }
+  return analyzeInstantiation(m_capture, indexOf(task.id), instantiation(task.id),
+                              m_capture.factsFor(m_positions[task.id]), m_analyzer, m_options,
+                              task.limitSeconds);
+}
+
+/// A child's work (AnalysisProcesses::Handler): the request's analysis, on the child's copy of this run.
+std::string AnalysisRun::serve(const std::string &request) {
+  std::optional<ChildRequest> task = parseRequest(request);
+  if (!task || (task->group ? task->id >= m_groups.size() : task->id >= m_positions.size())) {
+    InstantiationResult r;
+    r.verdict = report::Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = "internal error: the analysis process was asked for something it does not have";
+    return replyText(r);
+  }
+  return replyText(analyzeHere(*task));
+}
+
 std::vector<InstantiationResult> AnalysisRun::run() {
   findIdentical();
   openCache();
-  m_shown.emplace(m_options.progress ? m_progress : nullptr, m_options.progressOnTerminal,
-                  m_options.progressIntervalSeconds, m_distinct.size(), m_positions.size());
 
   // Distinct instantiations that differ only in values (ParametricGroups.h): the first of a group is analysed
   // alone, and unless it has a finding, the group is attempted with those values open, within a budget sized
@@ -390,6 +461,9 @@ std::vector<InstantiationResult> AnalysisRun::run() {
   // group proven needs no other analysis; its other members are otherwise analysed one by one below.
   if (m_options.parametric)
     m_groups = parametricGroups(m_capture, m_positions, m_distinct, m_captureDir, m_hashes);
+  startProcesses(); // before any thread of this run starts: the ticker's, the pool's
+  m_shown.emplace(m_options.progress ? m_progress : nullptr, m_options.progressOnTerminal,
+                  m_options.progressIntervalSeconds, m_distinct.size(), m_positions.size());
   // One pool (TaskPool.h): each group's first launch and attempt, and the launches in no group; a group's
   // other launches wait for its attempt, or run speculatively on a thread that has nothing else to do.
   m_proofs.resize(m_groups.size());

@@ -111,6 +111,11 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_flag("--no-parametric", noParametric,
                "analyse each distinct instantiation alone, without first proving launches that differ only "
                "in scalar values, buffer bytes or buffer sizes together");
+  bool inProcess = false;
+  app.add_flag(
+      "--in-process", inProcess,
+      "run each analysis inside clcapture-verify (for a debugger) instead of in a child process that is "
+      "ended at --timeout and --max-memory and whose crash is one launch's error");
   bool noCache = false;
   app.add_flag("--no-cache", noCache,
                "analyse every instantiation again instead of reusing results cached under "
@@ -140,6 +145,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   if (!noCache)
     o.cacheDir = defaultCacheFolder();
   o.parametric = !noParametric;
+  o.isolate = !inProcess;
   o.progress = !quiet;
   o.maxMemoryBytes = maxMemoryMib ? *maxMemoryMib << 20 : defaultMaxMemoryBytes(o.jobs);
   for (const std::string &what : open) {

@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -851,4 +852,45 @@ TEST_CASE("parametric: with a thread idle, a group's other launch is analysed be
     CHECK(r["verdict"] == "verified");
     CHECK(r["parametric"]["launches"] == 2);
   }
+}
+
+TEST_CASE("isolated: each analysis in a child process, ended at its limit; a crash is one launch's error",
+          "[isolate]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
+  FakeAnalyzer analyzer([](const pipeline::AnalysisRequest &r) {
+    if (scalarOf(r) == 2)
+      for (;;) // ignores its deadline, as one long solver query does: only the kill ends it
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (scalarOf(r) == 3)
+      std::raise(SIGSEGV);
+    InstantiationResult found = verdict(Verdict::Verified);
+    found.findings.push_back(raceAt(r.instantiation->kernelFile, 3));
+    found.peakMemoryBytes = 4096;
+    return found;
+  });
+  auto options = capture.options();
+  options.timeoutSeconds = 0.5;
+  options.jobs = 2;
+  Outcome isolated = [&] {
+    auto o = options;
+    o.isolate = true;
+    return run(o, analyzer);
+  }();
+  CHECK(analyzer.calls() == 0); // every call was in a child
+  Json report = isolated.json();
+  CHECK(report["results"][0]["verdict"] == "defects");
+  CHECK(report["results"][1]["verdict"] == "unknown");
+  CHECK(report["results"][1]["reason"].get<std::string>().find("still running at the 0.5 s limit") !=
+        std::string::npos);
+  CHECK(report["results"][2]["verdict"] == "error");
+  CHECK(report["results"][2]["reason"].get<std::string>().find("crashed (signal 11") != std::string::npos);
+
+  // The result that came back is the one the analysis gives in this process.
+  auto inProcess = capture.options();
+  inProcess.only = {0};
+  Json alone = run(inProcess, analyzer).json();
+  Json first = report["results"][0];
+  first.erase("seconds");
+  alone["results"][0].erase("seconds");
+  CHECK(first == alone["results"][0]);
 }

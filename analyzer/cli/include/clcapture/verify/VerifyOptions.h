@@ -2,8 +2,8 @@
 //
 // docs/contract.md §4: clcapture-verify [--format=text|json|sarif] [--output=FILE] [--only=I[,J…]] [-j N]
 // [--timeout=SECONDS] [--dump-ir=DIR] [--dump-smt2=DIR] [--strict] [--confirm] [--no-cache]
-// [--no-parametric] [--open=scalars|data] [--total-timeout=SECONDS] [--give-up-after=N] [--quiet]
-// CAPTURES.json;
+// [--no-parametric] [--in-process] [--open=scalars|data] [--total-timeout=SECONDS] [--give-up-after=N]
+// [--quiet] CAPTURES.json;
 // --version, --help.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +68,9 @@ struct VerifyOptions {
   double minGroupBudgetSeconds = kDefaultMinGroupBudgetSeconds;
   /// --group-budget: each group's attempt gets these seconds (within --timeout) instead of the estimate.
   std::optional<double> groupBudgetSeconds;
+  /// Each analysis in a child process ended at its limit (AnalysisProcesses.h); off with --in-process.
+  /// parseCommandLine turns it on; tests that count a fake analysis's calls leave it off.
+  bool isolate = false;
   /// Progress on stderr (ProgressReporter.h): off with --quiet.
   bool progress = false;
   /// How progress is shown: rewritten in place on a terminal, else a line every progressIntervalSeconds.

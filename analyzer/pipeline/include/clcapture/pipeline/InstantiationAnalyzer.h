@@ -40,7 +40,8 @@ struct AnalysisOptions {
   bool strict = false;
   /// --max-memory in bytes; 0 = no limit. Once its peak (AnalysisRequest::peakHeapBytes) is past it, the
   /// analysis stops at its next check (between phases, every 256 instructions encoded, before each query)
-  /// with verdict `unknown` and the budget named. A single solver call is not interrupted.
+  /// with verdict `unknown` and the budget named. A single solver call is not interrupted (clcapture-verify
+  /// runs each analysis in a process of its own and ends it: verify/AnalysisProcesses.h).
   std::uint64_t maxMemoryBytes = 0;
 };
 

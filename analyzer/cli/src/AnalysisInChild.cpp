@@ -1,0 +1,113 @@
+//===- AnalysisInChild.cpp - One analysis asked of a child process --------===//
+
+#include "clcapture/verify/AnalysisInChild.h"
+
+#include "clcapture/verify/VerdictCache.h"
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace clcapture::verify {
+
+using Json = nlohmann::json;
+using report::InstantiationResult;
+
+std::string requestText(const ChildRequest &request) {
+  return Json{{"group", request.group}, {"id", request.id}, {"limit", request.limitSeconds}}.dump();
+}
+
+std::optional<ChildRequest> parseRequest(const std::string &text) {
+  Json j = Json::parse(text, nullptr, false);
+  try {
+    if (j.is_discarded())
+      return std::nullopt;
+    return ChildRequest{j.at("group").get<bool>(), j.at("id").get<std::size_t>(),
+                        j.at("limit").get<double>()};
+  } catch (const Json::exception &) {
+    return std::nullopt;
+  }
+}
+
+std::string replyText(const InstantiationResult &result) {
+  Json j = {{"result", resultToJson(result)}, {"headers", result.headersRead}, {"peak_memory", nullptr}};
+  if (result.peakMemoryBytes)
+    j["peak_memory"] = *result.peakMemoryBytes;
+  return j.dump();
+}
+
+std::optional<InstantiationResult> parseReply(const std::string &text) {
+  Json j = Json::parse(text, nullptr, false);
+  try {
+    if (j.is_discarded())
+      return std::nullopt;
+    std::optional<InstantiationResult> r = resultFromJson(j.at("result").get<std::string>());
+    if (!r)
+      return std::nullopt;
+    r->headersRead = j.at("headers").get<std::vector<std::string>>();
+    if (!j.at("peak_memory").is_null())
+      r->peakMemoryBytes = j.at("peak_memory").get<std::uint64_t>();
+    return r;
+  } catch (const Json::exception &) {
+    return std::nullopt;
+  }
+}
+
+double softLimitSeconds(double limitSeconds) {
+  return limitSeconds - std::min(1.0, 0.05 * limitSeconds);
+}
+
+std::uint64_t hardMemoryBytes(const VerifyOptions &options) {
+  return options.maxMemoryBytes + options.maxMemoryBytes / 2;
+}
+
+namespace {
+
+std::string secondsText(double s) {
+  std::ostringstream out;
+  out << s;
+  return out.str();
+}
+
+} // namespace
+
+InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, double limitSeconds,
+                                   const VerifyOptions &options) {
+  InstantiationResult r;
+  using Ending = AnalysisProcesses::Ending;
+  switch (outcome.ending) {
+  case Ending::TimedOut:
+    r.verdict = report::Verdict::Unknown;
+    r.errorKind = report::ErrorKind::Timeout;
+    r.reason =
+        "timed out: still running at the " + secondsText(limitSeconds) +
+        " s limit in a step that does not stop by itself (one solver query, or compiling), and ended there";
+    break;
+  case Ending::OverMemory:
+    r.verdict = report::Verdict::Unknown;
+    r.reason = "over the memory budget: the analysis held " + std::to_string(outcome.memoryBytes >> 20) +
+               " MiB, more than --max-memory=" + std::to_string(options.maxMemoryBytes >> 20) +
+               " MiB allows with the allocator's own share, and was stopped";
+    break;
+  case Ending::Crashed:
+    r.verdict = report::Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = outcome.signal
+                   ? "internal error: the analysis crashed (signal " + std::to_string(outcome.signal) + ", " +
+                         std::string(strsignal(outcome.signal)) + ")"
+                   : std::string("internal error: the analysis process ended without a result "
+                                 "(killed from outside: the system's out-of-memory killer?)");
+    r.reason += "; --in-process runs the analysis inside clcapture-verify, for a debugger";
+    break;
+  case Ending::Replied:
+  case Ending::Unavailable:
+    r.verdict = report::Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = "internal error: the analysis process's reply did not parse";
+    break;
+  }
+  return r;
+}
+
+} // namespace clcapture::verify
