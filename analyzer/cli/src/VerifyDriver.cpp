@@ -40,12 +40,12 @@ fs::path captureDirOf(const fs::path &capturesPath) {
   return dir.empty() ? fs::path(".") : dir;
 }
 
-/// Analyses `inst` (with `facts`) as instantiation `index` of the capture, within `limitSeconds` (0: none).
-InstantiationResult
-analyzeInstantiation(const format::Capture &capture, std::size_t index, const format::Instantiation &inst,
-                     const format::LaunchFacts *facts, pipeline::InstantiationAnalyzer &analyzer,
-                     const VerifyOptions &options, double limitSeconds,
-                     const std::map<std::size_t, std::vector<std::string>> &openValues = {}) {
+/// The request to analyse `inst` (with `facts`) as instantiation `index` of the capture, within
+/// `limitSeconds` (0: none); no deadline yet.
+pipeline::AnalysisRequest requestFor(const format::Capture &capture, std::size_t index,
+                                     const format::Instantiation &inst, const format::LaunchFacts *facts,
+                                     const VerifyOptions &options, double limitSeconds,
+                                     const std::map<std::size_t, std::vector<std::string>> &openValues = {}) {
   pipeline::AnalysisRequest request;
   request.openValues = openValues;
   request.index = index;
@@ -58,6 +58,17 @@ analyzeInstantiation(const format::Capture &capture, std::size_t index, const fo
   request.options.dumpSmt2Dir = options.dumpSmt2Dir;
   request.options.strict = options.strict;
   request.options.maxMemoryBytes = options.maxMemoryBytes;
+  return request;
+}
+
+/// Analyses `inst` (with `facts`) as instantiation `index` of the capture, within `limitSeconds` (0: none).
+InstantiationResult
+analyzeInstantiation(const format::Capture &capture, std::size_t index, const format::Instantiation &inst,
+                     const format::LaunchFacts *facts, pipeline::InstantiationAnalyzer &analyzer,
+                     const VerifyOptions &options, double limitSeconds,
+                     const std::map<std::size_t, std::vector<std::string>> &openValues = {}) {
+  pipeline::AnalysisRequest request =
+      requestFor(capture, index, inst, facts, options, limitSeconds, openValues);
   AllocationWindow heap; // this thread's heap from here on is the analysis's
   request.peakHeapBytes = [&heap] { return heap.peakBytes(); };
 
@@ -149,6 +160,7 @@ private:
   void member(std::size_t slot);
   void coverByProof(std::size_t g, std::size_t slot, bool analysed);
   void closeCache();
+  void prepareForProcesses();
   void startProcesses();
   InstantiationResult analyze(const ChildRequest &task);
   InstantiationResult analyzeHere(const ChildRequest &task);
@@ -185,6 +197,8 @@ private:
   std::optional<ProgressReporter> m_shown;
   std::vector<ParametricGroup> m_groups;
   std::unique_ptr<AnalysisProcesses> m_processes; ///< where analyses run; none: in this process
+  bool m_prefetched = false; ///< m_cached holds each distinct slot's cached result (prepareForProcesses)
+  std::vector<std::optional<InstantiationResult>> m_cached;
 };
 
 /// Identical instantiations: the first (lowest index) is analysed, the others copy its result.
@@ -226,7 +240,9 @@ void AnalysisRun::alone(std::size_t slot) {
   std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
   InstantiationResult &result = m_results[slot];
   std::optional<InstantiationResult> cached;
-  if (m_cache)
+  if (m_prefetched)
+    cached = std::move(m_cached[slot]);
+  else if (m_cache)
     cached = m_cache->find(m_keys[slot], m_options.strict, m_options.timeoutSeconds);
   if (cached) {
     m_cost[slot] = cached->seconds;
@@ -266,14 +282,24 @@ std::vector<std::size_t> AnalysisRun::slotsInNoGroup() const {
   return out;
 }
 
+/// Whether a group whose first launch gave `r` is worth attempting. Not after a finding (no proof covers
+/// it), an error, or an `unknown` that ran into no limit: a query its concrete values left undecided, which
+/// the open values (every behaviour of the concrete ones, and more) leave undecided too, so the attempt
+/// would cost its budget and save nothing (OpenMM's findBlocksWithInteractions: 6 s for nothing). A first
+/// launch that ran out of time may be harder than the open values: that group is attempted.
+bool worthAttempting(const InstantiationResult &r) {
+  if (!r.findings.empty() || r.verdict == report::Verdict::Error)
+    return false;
+  return r.verdict != report::Verdict::Unknown || r.errorKind == report::ErrorKind::Timeout;
+}
+
 /// Group g's proof with its differing values open, from the cache or analysed within the attempt's budget;
-/// nothing when its first launch has a finding (which no proof covers), the run's time is out, or the
-/// attempt did not prove it.
+/// nothing when its first launch says the attempt is not worth it, the run's time is out, or the attempt
+/// did not prove it.
 std::optional<InstantiationResult> AnalysisRun::attemptGroup(std::size_t g) {
   const ParametricGroup &group = m_groups[g];
   std::size_t first = group.slots.front();
-  if (!m_results[first].findings.empty() || m_results[first].verdict == report::Verdict::Error ||
-      m_budget.over())
+  if (!worthAttempting(m_results[first]) || m_budget.over())
     return std::nullopt;
   double attempt = groupAttemptBudget(group.slots.size(), m_cost[first], m_options);
   if (attempt > 0)
@@ -382,11 +408,38 @@ void AnalysisRun::closeCache() {
                 << " (--no-cache analyses them again)\n";
 }
 
+/// Before the zygote is forked: each distinct launch's cached result (looked up once, here), and for the
+/// analyses the cache does not answer, the analyzer's shared work, which every child then inherits
+/// (InstantiationAnalyzer::prepareForForks: each program that several analyses compile, compiled once).
+void AnalysisRun::prepareForProcesses() {
+  m_cached.resize(m_positions.size());
+  std::vector<bool> toAnalyse(m_positions.size(), false);
+  std::vector<pipeline::AnalysisRequest> requests;
+  for (std::size_t slot : m_distinct) {
+    if (m_cache)
+      m_cached[slot] = m_cache->find(m_keys[slot], m_options.strict, m_options.timeoutSeconds);
+    if (!m_cached[slot]) {
+      toAnalyse[slot] = true;
+      requests.push_back(requestFor(m_capture, indexOf(slot), instantiation(slot),
+                                    m_capture.factsFor(m_positions[slot]), m_options,
+                                    m_options.timeoutSeconds));
+    }
+  }
+  m_prefetched = true;
+  for (const ParametricGroup &group : m_groups)
+    if (std::any_of(group.slots.begin(), group.slots.end(),
+                    [&](std::size_t slot) { return toAnalyse[slot]; }))
+      requests.push_back(requestFor(m_capture, indexOf(group.slots.front()), group.opened, group.facts,
+                                    m_options, m_options.timeoutSeconds, group.openValues));
+  m_analyzer.prepareForForks(requests, m_options.jobs);
+}
+
 /// Analyses run in child processes (AnalysisProcesses.h) unless --in-process; forked here, while this
 /// process has one thread. When that cannot be, they run in this process, and the user is told.
 void AnalysisRun::startProcesses() {
   if (!m_options.isolate)
     return;
+  prepareForProcesses();
   std::string why;
   m_processes = AnalysisProcesses::start([this](const std::string &request) { return serve(request); }, why);
   if (!m_processes && m_progress)

@@ -2,6 +2,7 @@
 
 #include "clcapture/pipeline/KernelAnalyzer.h"
 
+#include "PreparedKernels.h"
 #include "clcapture/check/KernelChecker.h"
 #include "clcapture/encode/KernelEncoding.h"
 #include "clcapture/frontend/KernelCompiler.h"
@@ -75,14 +76,10 @@ report::InstantiationResult outOfTime(const std::string &phase) {
   return fail(report::Verdict::Unknown, report::ErrorKind::Timeout, "timed out while " + phase);
 }
 
-/// Everything after compiling: normalise, specialise, encode, check.
+/// Everything after compiling and normalising: specialise, encode, check.
 report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, model::LaunchConfig &launch,
                                             frontend::CompiledKernel &kernel) {
   const format::Instantiation &inst = *request.instantiation;
-  if (overMemory(request))
-    return outOfMemory(request, "compiling");
-  if (auto normalized = frontend::Normalizer::normalize(kernel); !normalized)
-    return fail(report::Verdict::Unknown, report::ErrorKind::None, normalized.error());
   model::applyRequiredWorkGroupSize(kernel.entry(), launch);
   model::specializeToLaunch(kernel.entry(), launch);
   if (overMemory(request))
@@ -149,7 +146,32 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   return r;
 }
 
+const frontend::KernelCompiler &compiler() {
+  static const frontend::KernelCompiler compiler;
+  return compiler;
+}
+
+/// How `request`'s program is compiled on a device with `addressBits`-bit pointers.
+format::Expected<frontend::CompileRequest> compileRequestFor(const AnalysisRequest &request,
+                                                             unsigned addressBits) {
+  auto level = frontend::optimisationLevelFromEnvironment();
+  if (!level)
+    return format::fail(level.error());
+  const format::Instantiation &inst = *request.instantiation;
+  frontend::CompileRequest compile;
+  compile.optimisationLevel = *level;
+  compile.captureDir = request.captureDir;
+  compile.kernelFile = inst.kernelFile;
+  compile.compilerFlags = inst.compilerFlags.value_or("");
+  compile.entryPoint = inst.entryPoint;
+  compile.addressBits = addressBits;
+  return compile;
+}
+
 } // namespace
+
+KernelAnalyzer::KernelAnalyzer() = default;
+KernelAnalyzer::~KernelAnalyzer() = default;
 
 report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &request) {
   const format::Instantiation &inst = *request.instantiation;
@@ -159,23 +181,34 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
   if (auto problem = model::addCandidates(*launch, request.openValues))
     return fail(report::Verdict::Error, report::ErrorKind::Other, "invalid launch: " + *problem);
 
-  static const frontend::KernelCompiler compiler;
-  auto level = frontend::optimisationLevelFromEnvironment();
-  if (!level)
-    return fail(report::Verdict::Error, report::ErrorKind::Other, level.error());
-  frontend::CompileRequest compile;
-  compile.optimisationLevel = *level;
-  compile.captureDir = request.captureDir;
-  compile.kernelFile = inst.kernelFile;
-  compile.compilerFlags = inst.compilerFlags.value_or("");
-  compile.entryPoint = inst.entryPoint;
-  compile.addressBits = launch->addressBits;
-  auto kernel = compiler.compile(compile);
-  if (!kernel)
-    return fail(report::Verdict::Error, report::ErrorKind::Compile, kernel.error());
-  report::InstantiationResult r = analyzeCompiled(request, *launch, *kernel);
-  r.headersRead = kernel->headersRead();
+  auto compile = compileRequestFor(request, launch->addressBits);
+  if (!compile)
+    return fail(report::Verdict::Error, report::ErrorKind::Other, compile.error());
+  std::optional<PreparedKernel> prepared = m_prepared ? m_prepared->take(*compile) : std::nullopt;
+  if (!prepared)
+    prepared = compileAndNormalize(compiler(), *compile);
+  if (!prepared->compileError.empty())
+    return fail(report::Verdict::Error, report::ErrorKind::Compile, prepared->compileError);
+  if (overMemory(request))
+    return outOfMemory(request, "compiling");
+  report::InstantiationResult r =
+      prepared->normalizeError.empty()
+          ? analyzeCompiled(request, *launch, *prepared->kernel)
+          : fail(report::Verdict::Unknown, report::ErrorKind::None, prepared->normalizeError);
+  r.headersRead = prepared->kernel->headersRead();
   return r;
+}
+
+void KernelAnalyzer::prepareForForks(const std::vector<AnalysisRequest> &requests, unsigned jobs) {
+  std::vector<frontend::CompileRequest> compiles;
+  for (const AnalysisRequest &request : requests) {
+    auto launch = model::makeLaunchConfig(*request.instantiation, request.facts, request.captureDir);
+    if (!launch)
+      continue; // its analysis says why
+    if (auto compile = compileRequestFor(request, launch->addressBits))
+      compiles.push_back(std::move(*compile));
+  }
+  m_prepared = std::make_unique<PreparedKernels>(compiler(), compiles, jobs);
 }
 
 std::string KernelAnalyzer::identity() const {

@@ -894,3 +894,30 @@ TEST_CASE("isolated: each analysis in a child process, ended at its limit; a cra
   alone["results"][0].erase("seconds");
   CHECK(first == alone["results"][0]);
 }
+
+TEST_CASE(
+    "parametric: a first launch left undecided without running out of time is not attempted as a group; "
+    "one that ran out of time is",
+    "[parametric]") {
+  CaptureFolder capture({launch("0x00000001"), launch("0x00000002"), launch("0x00000003")});
+  for (bool timedOut : {false, true}) {
+    std::atomic<int> attempts{0};
+    FakeAnalyzer analyzer([&](const pipeline::AnalysisRequest &r) {
+      if (opened(r)) {
+        ++attempts;
+        return verdict(Verdict::Verified);
+      }
+      if (scalarOf(r) == 1)
+        return costing10s(
+            timedOut ? verdict(Verdict::Unknown, "timed out after 3 queries", report::ErrorKind::Timeout)
+                     : verdict(Verdict::Unknown, "possible race depending on the trip count"));
+      return costing10s(verdict(Verdict::Verified));
+    });
+    Json results = runGrouped(capture, analyzer).json()["results"];
+    CHECK(attempts == (timedOut ? 1 : 0));
+    CHECK(analyzer.calls() == (timedOut ? 2u : 3u)); // the proof covers the two launches not analysed
+    CHECK(results[0]["verdict"] == (timedOut ? "verified" : "unknown"));
+    CHECK(results[1]["verdict"] == "verified");
+    CHECK(results[2]["verdict"] == "verified");
+  }
+}

@@ -90,6 +90,16 @@ public:
   /// default messages, order). Should not throw; an escaping exception becomes verdict `error`.
   virtual report::InstantiationResult analyze(const AnalysisRequest &request) = 0;
 
+  /// Called at most once, before any analyze(), when every later analyze() runs in a process of its own
+  /// forked from this one (clcapture-verify's verify/AnalysisProcesses.h), with the requests those will be
+  /// (deadlines unset). Work that several of them share, such as compiling one program, may be done here
+  /// once, on up to `jobs` threads that have all ended when it returns; each forked analysis then finds the
+  /// result in its own copy of this object and may consume it. Default: nothing.
+  virtual void prepareForForks(const std::vector<AnalysisRequest> &requests, unsigned jobs) {
+    (void)requests;
+    (void)jobs;
+  }
+
   /// What decides this analysis's results besides its input (its version, the libraries it rests on), for
   /// clcapture-verify's verdict cache; empty: its results are never cached.
   virtual std::string identity() const { return {}; }

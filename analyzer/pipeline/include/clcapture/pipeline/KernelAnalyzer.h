@@ -11,14 +11,26 @@
 
 #include "clcapture/pipeline/InstantiationAnalyzer.h"
 
+#include <memory>
+
 namespace clcapture::pipeline {
+
+class PreparedKernels;
 
 class KernelAnalyzer : public InstantiationAnalyzer {
 public:
+  KernelAnalyzer();
+  ~KernelAnalyzer() override;
   report::InstantiationResult analyze(const AnalysisRequest &request) override;
+  /// Compiles and normalises once each program that two or more of `requests` compile
+  /// (src/PreparedKernels.h).
+  void prepareForForks(const std::vector<AnalysisRequest> &requests, unsigned jobs) override;
   /// clcapture's, LLVM's and CVC5's versions, and the optimisation level that CLCAPTURE_VERIFY_OPT_LEVEL
   /// sets (KernelCompiler.h).
   std::string identity() const override;
+
+private:
+  std::unique_ptr<PreparedKernels> m_prepared;
 };
 
 } // namespace clcapture::pipeline
