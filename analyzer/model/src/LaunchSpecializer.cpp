@@ -5,6 +5,7 @@
 #include "clcapture/frontend/CfgCleanup.h"
 #include "clcapture/frontend/KeepReads.h"
 #include "clcapture/model/Builtins.h"
+#include "clcapture/model/UndefinedByValues.h"
 
 #include <array>
 #include <cstring>
@@ -340,6 +341,9 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     fpm.addPass(llvm::LCSSAPass());
     fpm.run(kernel, fam);
   };
+  // Before each clean-up: values that leave an instruction undefined would let it erase behaviours.
+  if ((report.undefined = undefinedByValues(kernel)))
+    return report;
   simplify();
   // Unrolling an outer loop can make an inner loop's trip count constant (and the other way round): a few
   // rounds, each unrolling what has become countable.
@@ -364,6 +368,8 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
     fpm.run(kernel, fam);
     fam.invalidate(kernel, llvm::PreservedAnalyses::none());
     report.loopsUnrolled += marked;
+    if ((report.undefined = undefinedByValues(kernel)))
+      return report;
     simplify();
   }
   fam.invalidate(kernel, llvm::PreservedAnalyses::none());

@@ -81,7 +81,11 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
                                             frontend::CompiledKernel &kernel) {
   const format::Instantiation &inst = *request.instantiation;
   model::applyRequiredWorkGroupSize(kernel.entry(), launch);
-  model::specializeToLaunch(kernel.entry(), launch);
+  model::SpecializeReport specialised = model::specializeToLaunch(kernel.entry(), launch);
+  if (specialised.undefined)
+    return fail(report::Verdict::Unknown, report::ErrorKind::None,
+                "not analysed: the launch's values make the kernel's behaviour undefined: " +
+                    *specialised.undefined);
   if (overMemory(request))
     return outOfMemory(request, "specialising the kernel");
   if (pastDeadline(request))

@@ -39,6 +39,9 @@ struct SpecializeReport {
   unsigned argumentsFolded = 0;
   unsigned queriesFolded = 0;
   unsigned loopsUnrolled = 0;
+  /// Set when the launch's values leave an instruction without a defined result (UndefinedByValues.h): the
+  /// specialised kernel then stands for none of its behaviours and must not be analysed.
+  std::optional<std::string> undefined;
 };
 
 /// A captured scalar's bytes (device order) as the `bits`-bit value it stands for: a value written shorter

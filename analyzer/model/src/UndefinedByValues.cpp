@@ -1,0 +1,76 @@
+//===- UndefinedByValues.cpp - A launch whose values make behaviour undefined -===//
+
+#include "clcapture/model/UndefinedByValues.h"
+
+#include <llvm/Analysis/InstructionSimplify.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <map>
+
+namespace clcapture::model {
+
+namespace {
+
+std::string where(const llvm::Instruction &inst) {
+  const llvm::DebugLoc &loc = inst.getDebugLoc();
+  if (!loc)
+    return "in " + inst.getFunction()->getName().str();
+  return "at " + loc->getFilename().str() + ":" + std::to_string(loc.getLine()) + ":" +
+         std::to_string(loc.getCol());
+}
+
+std::string what(const llvm::Instruction &inst) {
+  switch (inst.getOpcode()) {
+  case llvm::Instruction::UDiv:
+  case llvm::Instruction::SDiv:
+    return "an integer division whose result is undefined for these values (by zero, or INT_MIN by -1)";
+  case llvm::Instruction::URem:
+  case llvm::Instruction::SRem:
+    return "an integer remainder whose result is undefined for these values (by zero, or INT_MIN by -1)";
+  default:
+    return std::string("an operation (") + inst.getOpcodeName() +
+           ") whose result is undefined for these values";
+  }
+}
+
+/// Whether folding `inst` may be asked of LLVM: pure operations on values, not memory, calls or phis.
+bool foldable(const llvm::Instruction &inst) {
+  return inst.isBinaryOp() || inst.isCast() || llvm::isa<llvm::CmpInst>(inst) ||
+         llvm::isa<llvm::SelectInst>(inst) || llvm::isa<llvm::GetElementPtrInst>(inst) ||
+         llvm::isa<llvm::ExtractElementInst>(inst);
+}
+
+} // namespace
+
+std::optional<std::string> undefinedByValues(const llvm::Function &kernel) {
+  const llvm::SimplifyQuery query(kernel.getParent()->getDataLayout());
+  std::map<const llvm::Value *, llvm::Value *> known; // instruction -> the constant it folds to
+  for (const llvm::BasicBlock &block : kernel)
+    for (const llvm::Instruction &inst : block) {
+      if (!foldable(inst))
+        continue;
+      llvm::SmallVector<llvm::Value *, 4> operands;
+      bool programUndef = false; // an undef the program had is not the launch's doing
+      for (const llvm::Use &use : inst.operands()) {
+        auto it = known.find(use.get());
+        llvm::Value *v = it == known.end() ? use.get() : it->second;
+        programUndef |= llvm::isa<llvm::UndefValue>(v);
+        operands.push_back(v);
+      }
+      if (programUndef)
+        continue;
+      // As InstSimplify folds it (`udiv X, 0` is poison whatever X is), without changing the kernel.
+      llvm::Value *folded =
+          llvm::simplifyInstructionWithOperands(const_cast<llvm::Instruction *>(&inst), operands, query);
+      if (!folded || !llvm::isa<llvm::Constant>(folded))
+        continue;
+      if (llvm::isa<llvm::UndefValue>(folded)) // poison, or undef
+        return what(inst) + " " + where(inst);
+      known.emplace(&inst, folded);
+    }
+  return std::nullopt;
+}
+
+} // namespace clcapture::model
