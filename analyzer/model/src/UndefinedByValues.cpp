@@ -2,12 +2,15 @@
 
 #include "clcapture/model/UndefinedByValues.h"
 
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/InstructionSimplify.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <map>
+#include <set>
 
 namespace clcapture::model {
 
@@ -47,8 +50,12 @@ bool foldable(const llvm::Instruction &inst) {
 std::optional<std::string> undefinedByValues(const llvm::Function &kernel) {
   const llvm::SimplifyQuery query(kernel.getParent()->getDataLayout());
   std::map<const llvm::Value *, llvm::Value *> known; // instruction -> the constant it folds to
-  for (const llvm::BasicBlock &block : kernel)
-    for (const llvm::Instruction &inst : block) {
+  // Only blocks the constants let the kernel reach: `if (d != 0) q = i / d;` is defined for d = 0.
+  std::set<const llvm::BasicBlock *> reachable{&kernel.getEntryBlock()};
+  for (const llvm::BasicBlock *block : llvm::ReversePostOrderTraversal<const llvm::Function *>(&kernel)) {
+    if (!reachable.count(block))
+      continue;
+    for (const llvm::Instruction &inst : *block) {
       if (!foldable(inst))
         continue;
       llvm::SmallVector<llvm::Value *, 4> operands;
@@ -70,6 +77,19 @@ std::optional<std::string> undefinedByValues(const llvm::Function &kernel) {
         return what(inst) + " " + where(inst);
       known.emplace(&inst, folded);
     }
+    const llvm::Instruction *end = block->getTerminator();
+    const auto *branch = llvm::dyn_cast<llvm::BranchInst>(end);
+    const llvm::ConstantInt *condition = nullptr;
+    if (branch && branch->isConditional()) {
+      auto it = known.find(branch->getCondition());
+      condition = llvm::dyn_cast<llvm::ConstantInt>(it == known.end() ? branch->getCondition() : it->second);
+    }
+    if (condition)
+      reachable.insert(branch->getSuccessor(condition->isZero() ? 1 : 0));
+    else
+      for (const llvm::BasicBlock *next : llvm::successors(block))
+        reachable.insert(next);
+  }
   return std::nullopt;
 }
 

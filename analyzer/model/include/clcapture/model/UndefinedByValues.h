@@ -7,7 +7,9 @@
 // `unreachable`, a branch on poison goes whichever way, and every access behind it disappears, so a launch
 // that races (`out[i / d]` with d = 0: every work-item writes one slot) came out `verified` (the soundness
 // fuzzer's fz4005_24). So before each clean-up the specialiser looks for such an instruction, folding
-// constants forward as LLVM would, and the launch is not analysed: `unknown`, the instruction named.
+// constants forward as InstSimplify would, in the blocks that the constant branch conditions let the kernel
+// reach (`if (d != 0) q = i / d;` is defined for d = 0), and the launch is not analysed: `unknown`, the
+// instruction named.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
