@@ -2,12 +2,12 @@
 
 #include "clcapture/verify/AnalysisInChild.h"
 
+#include "clcapture/verify/RunBudget.h"
 #include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace clcapture::verify {
 
@@ -61,16 +61,6 @@ double softLimitSeconds(double limitSeconds) {
 std::uint64_t hardMemoryBytes(const VerifyOptions &options) {
   return options.maxMemoryBytes + options.maxMemoryBytes / 2;
 }
-
-namespace {
-
-std::string secondsText(double s) {
-  std::ostringstream out;
-  out << s;
-  return out.str();
-}
-
-} // namespace
 
 InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, double limitSeconds,
                                    const VerifyOptions &options) {

@@ -7,15 +7,11 @@
 
 namespace clcapture::verify {
 
-namespace {
-
-std::string seconds(double s) {
+std::string secondsText(double s) {
   std::ostringstream out;
   out << s;
   return out.str();
 }
-
-} // namespace
 
 double groupAttemptBudget(std::size_t members, double firstMemberSeconds, const VerifyOptions &options) {
   if (members < 2)
@@ -48,12 +44,12 @@ std::optional<std::string> RunBudget::cutShort(const std::string &kernel, Clock:
   std::lock_guard<std::mutex> lock(m_mutex);
   std::optional<std::string> why;
   if (over(now)) {
-    why = "not analysed: the run's --total-timeout of " + seconds(m_totalSeconds) + " s ran out first";
+    why = "not analysed: the run's --total-timeout of " + secondsText(m_totalSeconds) + " s ran out first";
   } else if (m_giveUpAfter > 0) {
     auto it = m_timeouts.find(kernel);
     if (it != m_timeouts.end() && it->second >= m_giveUpAfter)
       why = "not analysed: " + std::to_string(it->second) + " earlier launches of " + kernel +
-            " ran into the " + seconds(m_timeout) + " s limit (--give-up-after=0 analyses every launch)";
+            " ran into the " + secondsText(m_timeout) + " s limit (--give-up-after=0 analyses every launch)";
   }
   if (why)
     ++m_cutShort;

@@ -28,6 +28,9 @@
 
 namespace clcapture::verify {
 
+/// A limit in seconds as messages write it: "300", "4.5".
+std::string secondsText(double seconds);
+
 /// A group's attempt costs at most this share of its other members' estimated cost alone.
 constexpr double kGroupShare = 0.1;
 /// … and at most this share of --timeout.
