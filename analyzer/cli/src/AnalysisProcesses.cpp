@@ -232,12 +232,10 @@ bool completeFrame(const std::string &received) {
 AnalysisProcesses::Outcome readOutcome(const std::string &received) {
   AnalysisProcesses::Outcome outcome;
   outcome.ending = AnalysisProcesses::Ending::Crashed;
-  if (received.size() < kHeader)
+  if (!completeFrame(received))
     return outcome;
   std::uint64_t size = 0;
   std::memcpy(&size, received.data() + 1, sizeof size);
-  if (received.size() - kHeader < size)
-    return outcome;
   if (received[0] == kReply) {
     outcome.ending = AnalysisProcesses::Ending::Replied;
     outcome.reply = received.substr(kHeader, size);

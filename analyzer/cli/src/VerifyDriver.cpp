@@ -197,7 +197,7 @@ private:
   std::optional<ProgressReporter> m_shown;
   std::vector<ParametricGroup> m_groups;
   std::unique_ptr<AnalysisProcesses> m_processes; ///< where analyses run; none: in this process
-  bool m_prefetched = false; ///< m_cached holds each distinct slot's cached result (prepareForProcesses)
+  /// Each distinct slot's cached result, looked up by prepareForProcesses; empty: alone() looks it up.
   std::vector<std::optional<InstantiationResult>> m_cached;
 };
 
@@ -240,7 +240,7 @@ void AnalysisRun::alone(std::size_t slot) {
   std::string kernel = report::kernelName(inst.entryPoint, inst.kernelFile);
   InstantiationResult &result = m_results[slot];
   std::optional<InstantiationResult> cached;
-  if (m_prefetched)
+  if (!m_cached.empty()) // looked up before the zygote was forked
     cached = std::move(m_cached[slot]);
   else if (m_cache)
     cached = m_cache->find(m_keys[slot], m_options.strict, m_options.timeoutSeconds);
@@ -425,7 +425,6 @@ void AnalysisRun::prepareForProcesses() {
                                     m_options.timeoutSeconds));
     }
   }
-  m_prefetched = true;
   for (const ParametricGroup &group : m_groups)
     if (std::any_of(group.slots.begin(), group.slots.end(),
                     [&](std::size_t slot) { return toAnalyse[slot]; }))
