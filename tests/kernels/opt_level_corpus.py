@@ -58,8 +58,10 @@ def analyse(name, path, verify, level, extra):
         if not counting:
             return name, expected, "defects-without-witness", reason, seconds
         for f in counting:
+            if f["kind"] != "data-race":
+                continue
             a, b = f["accesses"]
-            if f["kind"] == "data-race" and a["work_item"]["global_id"] == b["work_item"]["global_id"]:
+            if a["work_item"]["global_id"] == b["work_item"]["global_id"]:
                 return name, expected, "defects-with-one-work-item", reason, seconds
         reason = "; ".join(sorted({f["message"] for f in counting}))
     return name, expected, verdict, reason, seconds

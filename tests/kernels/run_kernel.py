@@ -16,6 +16,7 @@ The kernel file carries its expectation :
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
+           [--checks=LIST]         run clcapture-verify --checks=LIST (bounds: memory safety too)
            [--device-non-uniform=yes|no]  the device's CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT in the
                                    sidecar (default: not stated, as an OpenCL 2.x device's)
   then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
@@ -204,7 +205,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
 
 def launch_of(text, options):
     """(entry, params, inst, launch) from a corpus header's launch options (parse_header's second part)."""
-    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}, "strict": False}
+    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}, "strict": False, "checks": None}
     entry = None
     it = iter(options)
     inst = {"language": "OpenCL", "endianness": "little"}
@@ -221,6 +222,8 @@ def launch_of(text, options):
             inst["compiler_flags"] = o.split("=", 1)[1]
         elif o == "--strict":
             launch["strict"] = True
+        elif o.startswith("--checks="):
+            launch["checks"] = o
         elif o.startswith("--device-non-uniform="):
             value = o.split("=", 1)[1]
             if value not in ("yes", "no"):
@@ -248,6 +251,8 @@ def verify_kernel(kernel_path, verify, keep=None, opt_level=None, extra_args=())
     with tempfile.TemporaryDirectory() as folder:
         build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
         strict = ["--strict"] if launch["strict"] else []
+        if launch["checks"]:
+            strict.append(launch["checks"])
         r = subprocess.run([verify, "--format=json", *strict, *extra_args, os.path.join(folder, "captures.json")],
                            capture_output=True, text=True, env=env)
         if keep:
@@ -290,8 +295,10 @@ def main():
         if not counting:
             failures.append("no finding with a witness")
         for f in counting:
+            if f["kind"] != "data-race":
+                continue
             a, b = f["accesses"]
-            if f["kind"] == "data-race" and a["work_item"]["global_id"] == b["work_item"]["global_id"]:
+            if a["work_item"]["global_id"] == b["work_item"]["global_id"]:
                 failures.append("a race witness with one work-item twice")
     for rx in regexes:
         if not re.search(rx, report):

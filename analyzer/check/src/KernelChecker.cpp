@@ -105,8 +105,14 @@ public:
   Checker(encode::KernelEncoding &e, const CheckContext &c) : m_e(e), m_c(c) {}
 
   CheckOutcome run() {
-    checkBarriers();
-    checkRaces();
+    if (m_c.divergence)
+      checkBarriers();
+    if (m_c.races)
+      checkRaces();
+    if (m_c.bounds) {
+      checkBounds();
+      m_out.unsized = m_e.uncheckedObjects();
+    }
     return std::move(m_out);
   }
 
@@ -321,6 +327,62 @@ private:
       }
     }
     return reportRace(o, benign);
+  }
+
+  /// Every source place's accesses against the memory they may touch: one query per place.
+  void checkBounds() {
+    for (const Place &place : places()) {
+      if (outOfBudget())
+        return;
+      // One work-item's accesses are a smaller question than a race; a place the solver does not settle in
+      // kBoundsBudgetMs is left undecided rather than spending the launch's --timeout (OpenMM's
+      // computeNonbonded: one query ran past 60 s).
+      constexpr long long kBoundsBudgetMs = 5000;
+      std::optional<long long> settled = settledBudget();
+      QueryOutcome o = count(
+          m_e.checkBounds(place.sites, settled ? std::min(*settled, kBoundsBudgetMs) : kBoundsBudgetMs));
+      if (o.status == QueryOutcome::Status::Unknown) {
+        m_out.undecided.push_back("the bounds of the access at " + place.where + ": " +
+                                  (o.budgetHit
+                                       ? "not decided within " + std::to_string(kBoundsBudgetMs / 1000) + " s"
+                                       : o.unknownReason));
+        continue;
+      }
+      if (o.status != QueryOutcome::Status::Sat)
+        continue;
+      if (!o.exact || !o.bounds) {
+        m_out.undecided.push_back("a possible out-of-bounds access at " + place.where + ", depending on " +
+                                  o.abstraction);
+        continue;
+      }
+      reportBounds(*o.bounds);
+    }
+  }
+
+  void reportBounds(const encode::BoundsWitness &w) {
+    const AccessSite &site = m_e.accesses()[w.site];
+    report::Finding f;
+    f.kind = w.null ? report::FindingKind::NullDereference : report::FindingKind::OutOfBounds;
+    f.values = witnessValues(w.values);
+    f.localSize = w.localSize;
+    f.memory = site.space == MemorySpace::Local ? format::AddressSpace::Local : format::AddressSpace::Global;
+    f.array = w.null ? "" : w.object;
+    f.offset = static_cast<std::int64_t>(w.offset);
+    f.size = w.size;
+    f.extent = w.extent;
+    auto element = static_cast<std::int64_t>(std::max(site.elementSize, 1u));
+    if (f.offset >= 0 && !w.null)
+      f.index = {w.offset / static_cast<std::uint64_t>(element)};
+    else if (!w.null) // before the start: name the element as the source would, in[-1]
+      f.message = "out-of-bounds " + std::string(report::toString(accessKind(site))) + " on " + f.array +
+                  "[" + std::to_string(-((-f.offset + element - 1) / element)) + "]" +
+                  report::witnessValuesText(f);
+    report::Access &acc = f.accesses[0];
+    acc.access = accessKind(site);
+    acc.workItem = workItem(w.a);
+    acc.location = locationOf(site.inst, m_c);
+    acc.source = sourceLine(acc.location, m_c);
+    m_out.findings.push_back(std::move(f));
   }
 
   /// A finding from an exact witness.

@@ -39,7 +39,8 @@ template <typename E, std::size_t N> std::optional<E> parseEnum(const Json &j, c
 constexpr Verdict kVerdicts[] = {Verdict::Verified, Verdict::Defects, Verdict::Unknown, Verdict::Error};
 constexpr ErrorKind kErrorKinds[] = {ErrorKind::None, ErrorKind::Compile, ErrorKind::Timeout,
                                      ErrorKind::Other};
-constexpr FindingKind kFindingKinds[] = {FindingKind::DataRace, FindingKind::BarrierDivergence};
+constexpr FindingKind kFindingKinds[] = {FindingKind::DataRace, FindingKind::BarrierDivergence,
+                                         FindingKind::OutOfBounds, FindingKind::NullDereference};
 constexpr FindingSeverity kSeverities[] = {FindingSeverity::Error, FindingSeverity::Warning};
 constexpr Conflict kConflicts[] = {Conflict::ReadWrite,   Conflict::WriteRead,   Conflict::WriteWrite,
                                    Conflict::AtomicWrite, Conflict::WriteAtomic, Conflict::AtomicRead,
@@ -130,6 +131,9 @@ std::string resultToJson(const InstantiationResult &r) {
                         {"array", f.array},
                         {"index", f.index},
                         {"bytes", f.bytes},
+                        {"offset", f.offset},
+                        {"size", f.size},
+                        {"extent", f.extent},
                         {"barrier", locationJson(f.barrier)},
                         {"accesses", std::move(accesses)},
                         {"values", std::move(values)},
@@ -142,6 +146,7 @@ std::string resultToJson(const InstantiationResult &r) {
             {"error_kind", toString(r.errorKind)},
             {"reason", r.reason},
             {"findings", std::move(findings)},
+            {"unsized_memory", r.unsizedMemory},
             {"seconds", r.seconds}}; // what the analysis cost: sizes a parametric group's attempt
   return j.dump();
 }
@@ -161,6 +166,7 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       return std::nullopt;
     r.verdict = *verdict;
     r.errorKind = *errorKind;
+    r.unsizedMemory = j.at("unsized_memory").get<std::vector<std::string>>();
     if (j.contains("seconds") && j["seconds"].is_number())
       r.seconds = j["seconds"].get<double>();
     for (const Json &jf : j.at("findings")) {
@@ -182,6 +188,9 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.array = jf.at("array").get<std::string>();
       f.index = jf.at("index").get<std::vector<std::uint64_t>>();
       f.bytes = {bytes[0].get<std::uint64_t>(), bytes[1].get<std::uint64_t>()};
+      f.offset = jf.at("offset").get<std::int64_t>();
+      f.size = jf.at("size").get<std::uint64_t>();
+      f.extent = jf.at("extent").get<std::uint64_t>();
       f.message = jf.at("message").get<std::string>();
       for (const Json &v : jf.at("values")) {
         if (!v.is_array() || v.size() != 2)

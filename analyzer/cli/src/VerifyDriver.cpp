@@ -57,6 +57,9 @@ pipeline::AnalysisRequest requestFor(const format::Capture &capture, std::size_t
   request.options.dumpIrDir = options.dumpIrDir;
   request.options.dumpSmt2Dir = options.dumpSmt2Dir;
   request.options.strict = options.strict;
+  request.options.checkRaces = options.checkRaces;
+  request.options.checkDivergence = options.checkDivergence;
+  request.options.checkBounds = options.checkBounds;
   request.options.maxMemoryBytes = options.maxMemoryBytes;
   return request;
 }
@@ -219,6 +222,16 @@ void AnalysisRun::findIdentical() {
       ++m_copies[*m_copyOf[slot]];
 }
 
+/// --checks as the cache's key and the report name them: "races,divergence,bounds".
+static std::string checksText(const VerifyOptions &o) {
+  std::string s;
+  for (auto [on, name] : {std::pair{o.checkRaces, "races"}, std::pair{o.checkDivergence, "divergence"},
+                          std::pair{o.checkBounds, "bounds"}})
+    if (on)
+      s += (s.empty() ? "" : ",") + std::string(name);
+  return s;
+}
+
 /// Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
 void AnalysisRun::openCache() {
   std::string identity = m_analyzer.identity();
@@ -226,7 +239,8 @@ void AnalysisRun::openCache() {
     return;
   std::string buildId = executableBuildId();
   if (!buildId.empty())
-    m_cache.emplace(*m_options.cacheDir, identity + ";build-id " + buildId,
+    m_cache.emplace(*m_options.cacheDir,
+                    identity + ";build-id " + buildId + ";checks " + checksText(m_options),
                     [this](const std::string &header) {
                       fs::path path(header);
                       return m_hashes.hashOf(path.is_absolute() ? path : m_captureDir / path);

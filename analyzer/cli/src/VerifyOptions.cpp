@@ -100,6 +100,14 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_flag("--confirm", o.confirm,
                "replay each instantiation with a finding under Oclgrind (clcapture-replay) with the captured "
                "data, and mark each finding confirmed or not observed");
+  std::vector<std::string> checks;
+  app.add_option("--checks", checks,
+                 "what to check (default races,divergence): races (data races), divergence (barrier "
+                 "divergence), bounds (out-of-bounds and null accesses), all; `verified` means the checked "
+                 "properties hold")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"races", "divergence", "bounds", "all"}))
+      ->type_name("races,divergence,bounds");
   std::vector<std::string> open;
   app.add_option("--open", open,
                  "prove each launch for every value of its scalar arguments (scalars) or buffer contents "
@@ -148,6 +156,15 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   o.isolate = !inProcess;
   o.progress = !quiet;
   o.maxMemoryBytes = maxMemoryMib ? *maxMemoryMib << 20 : defaultMaxMemoryBytes(o.jobs);
+  if (!checks.empty()) {
+    auto asked = [&](const char *what) {
+      return std::find(checks.begin(), checks.end(), what) != checks.end() ||
+             std::find(checks.begin(), checks.end(), "all") != checks.end();
+    };
+    o.checkRaces = asked("races");
+    o.checkDivergence = asked("divergence");
+    o.checkBounds = asked("bounds");
+  }
   for (const std::string &what : open) {
     if (what == "sizes") {
       err << "clcapture-verify: error: --open=sizes: opening the NDRange sizes is not supported yet (the "

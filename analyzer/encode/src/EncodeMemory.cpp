@@ -723,7 +723,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
         m_s.openReads[m_thread].push_back(EncodingState::OpenRead{
             m_s.objectNames.count(object) ? m_s.objectNames[object] : std::string("buffer"), spelling, size,
             m_reach[inst.getParent()], ptr.offset, read.term,
-            open->second.fields.empty() ? nullptr : &open->second.fields});
+            open->second.fields.empty() ? nullptr : &open->second.fields, &inst});
       }
       return read;
     }

@@ -125,6 +125,9 @@ struct OpenArgument {
 struct WitnessGuard {
   cvc5::Term violated;
   std::string what; ///< "a division by zero at k.cl:7", for the reason of an `unknown`
+  /// The instruction whose result the guard is about (null: none). A bounds witness ignores the guard of
+  /// the access it shows: a read outside the captured bytes is what it reports, not a step it relies on.
+  const llvm::Instruction *inst = nullptr;
 };
 
 struct ThreadIdTerms {
@@ -164,6 +167,12 @@ struct EncodingState {
   std::vector<OpenArgument> openArguments;                  ///< uncaptured scalars the kernel uses
   std::map<const llvm::Value *, SymPointer> sharedPointers; ///< pointer arguments, module variables
   std::map<std::uint64_t, std::string> objectNames;
+  /// The byte ranges (origin, size) of each object that accesses may touch, for the bounds query: a buffer
+  /// argument's region in its memory object (several arguments on one object: each one's), a local
+  /// argument's captured size, a program-scope local or constant array's declared size. An object absent
+  /// here is not checked (its size is not known).
+  std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> objectRegions;
+  std::set<std::string> unsizedObjects;   ///< the names of the memory arguments whose size is not known
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
   /// Memory no write reaches and whose bytes the launch does not give (or gives beyond
   /// maxCapturedTableBytes): one open array (offset → byte) per object, read by both work-items, so two
@@ -185,6 +194,7 @@ struct EncodingState {
     unsigned elementBytes = 1;
     cvc5::Term reach, offset, value;
     const std::map<std::uint64_t, std::string> *fields = nullptr; ///< OpenContents::fields, or null
+    const llvm::Instruction *inst = nullptr;                      ///< the load
   };
   std::array<std::vector<OpenRead>, 2> openReads;
   /// Where each memory object lies: object id (64-bit) → its address (64-bit), one open array for both

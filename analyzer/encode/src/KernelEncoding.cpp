@@ -34,10 +34,12 @@ format::Expected<std::unique_ptr<KernelEncoding>> KernelEncoding::encode(llvm::F
     for (unsigned t = 0; t < 2; ++t)
       if (auto status = encodeThread(s, t); !status)
         return format::fail(status.error());
-    detail::stateCounterFacts(s);
-    detail::guardCounterResults(s);
-    detail::stateUniformReads(s);
-    detail::stateExclusiveSuccesses(s);
+    if (!detail::oneWorkItem(launch)) { // facts about two distinct work-items
+      detail::stateCounterFacts(s);
+      detail::guardCounterResults(s);
+      detail::stateUniformReads(s);
+      detail::stateExclusiveSuccesses(s);
+    }
   } catch (const cvc5::CVC5ApiException &e) {
     return format::fail(std::string("internal error while encoding: ") + e.what());
   }

@@ -20,6 +20,13 @@ bool oneWorkItemPerGroup(const model::LaunchConfig &l) {
   return true;
 }
 
+bool oneWorkItem(const model::LaunchConfig &l) {
+  for (unsigned d = 0; d < l.workDim && d < 3; ++d)
+    if (l.globalSize[d] != 1)
+      return false;
+  return true;
+}
+
 void stateUniformReads(EncodingState &s) {
   TermFactory &tf = s.tf;
   bool alone = oneWorkItemPerGroup(s.launch);

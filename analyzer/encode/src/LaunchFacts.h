@@ -16,6 +16,9 @@ namespace clcapture::encode::detail {
 /// work-items share a group, so local memory is never shared, and no same-group race or divergence exists
 /// (OpenCL 1.2 §3.2: a work-group's local memory and barriers are its work-items').
 bool oneWorkItemPerGroup(const model::LaunchConfig &l);
+/// The NDRange has a single work-item: A and B are then one work-item (not asserted distinct), and no
+/// query or fact about two work-items applies.
+bool oneWorkItem(const model::LaunchConfig &l);
 
 /// Uniform reads: two work-items that read one place of shared memory with one plain load read the same
 /// value — when they are in one group and one barrier interval of the memory's fence, or, for global

@@ -3,12 +3,14 @@
 #include "LaunchSetUp.h"
 
 #include "ArgumentNames.h"
+#include "LaunchFacts.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
 #include <algorithm>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
+#include <set>
 #include <string>
 
 namespace clcapture::encode::detail {
@@ -151,7 +153,9 @@ void setUpLaunch(EncodingState &s) {
     s.distinct = tf.lor(s.distinct, tf.lnot(tf.eq(s.ids[0].global[d], s.ids[1].global[d])));
     s.sameGroup = tf.land(s.sameGroup, tf.eq(s.ids[0].group[d], s.ids[1].group[d]));
   }
-  s.solver.assertFormula(s.distinct);
+  // One work-item has no other to race with; the bounds query still asks about it, so A is free then.
+  if (!oneWorkItem(s.launch))
+    s.solver.assertFormula(s.distinct);
 }
 
 void setUpSharedValues(EncodingState &s) {
@@ -173,7 +177,10 @@ void setUpSharedValues(EncodingState &s) {
     if (auto dot = name.rfind('.'); dot != std::string::npos)
       name = name.substr(dot + 1);
     s.objectNames[object] = name;
+    s.objectRegions[object].push_back({0, s.layout.getTypeAllocSize(g.getValueType()).getFixedValue()});
   }
+  s.objectNames[kNullObject] = "NULL"; // a race through it reads "race on NULL[3]"
+  std::set<std::uint64_t> unsized;     // objects some argument reaches without a known region
   for (llvm::Argument &arg : s.kernel.args()) {
     unsigned no = arg.getArgNo();
     const model::ArgumentFact *fact = no < s.launch.arguments.size() ? &s.launch.arguments[no] : nullptr;
@@ -201,6 +208,14 @@ void setUpSharedValues(EncodingState &s) {
       s.sharedPointers[&arg] = p;
       if (!s.objectNames.count(object))
         s.objectNames[object] = argumentName(arg, s.launch);
+      bool sized = fact && fact->size && !fact->originOpen &&
+                   (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
+      if (sized)
+        s.objectRegions[object].push_back({origin, *fact->size});
+      else if (p.space != MemorySpace::Private) {
+        unsized.insert(object);
+        s.unsizedObjects.insert(argumentName(arg, s.launch));
+      }
       continue;
     }
     // Scalars the specialiser could not fold: open, but the same for both work-items.
@@ -234,6 +249,10 @@ void setUpSharedValues(EncodingState &s) {
     if (!arg.use_empty())
       s.openArguments.push_back(OpenArgument{argumentName(arg, s.launch), argumentType(s.kernel, no), open});
   }
+  // An object that one argument reaches without a known region is not checked at all: an access through
+  // that argument may lie anywhere in it.
+  for (std::uint64_t object : unsized)
+    s.objectRegions.erase(object);
 }
 
 } // namespace clcapture::encode::detail

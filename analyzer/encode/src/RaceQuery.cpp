@@ -275,7 +275,7 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites,
   QueryOutcome out;
   out.status = QueryOutcome::Status::Unsat;
   std::vector<unsigned> a = presentSites(s, 0, aSites), b = presentSites(s, 1, bSites);
-  if (a.empty() || b.empty())
+  if (a.empty() || b.empty() || oneWorkItem(s.launch))
     return out;
   dropSitesOfOtherObjects(s, a, b);
   dropSitesApart(s, a, b);

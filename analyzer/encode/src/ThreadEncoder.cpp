@@ -130,7 +130,7 @@ void ThreadEncoder::guard(llvm::Instruction &inst, const cvc5::Term &undefined, 
   cvc5::Term violated = m_tf.land(m_reach[inst.getParent()], undefined);
   if (violated.isBooleanValue() && !violated.getBooleanValue())
     return;
-  m_s.guards[m_thread].push_back(WitnessGuard{violated, what});
+  m_s.guards[m_thread].push_back(WitnessGuard{violated, what, &inst});
 }
 
 format::Status ThreadEncoder::visitTerminator(llvm::Instruction &inst) {

@@ -73,9 +73,11 @@ std::string literalOf(const llvm::APInt &bits, const std::string &type) {
 
 /// The first guard (WitnessGuard) the current model breaks, or null: a witness there rests on behaviour the
 /// kernel does not define, where exact terms over-approximate.
-const WitnessGuard *brokenGuard(EncodingState &s) {
+const WitnessGuard *brokenGuard(EncodingState &s, const llvm::Instruction *except) {
   for (unsigned t = 0; t < 2; ++t)
     for (const WitnessGuard &g : s.guards[t]) {
+      if (except && g.inst == except)
+        continue;
       cvc5::Term v = s.solver.getValue(g.violated);
       if (v.isBooleanValue() && v.getBooleanValue())
         return &g;
@@ -100,7 +102,7 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t) {
   return ids;
 }
 
-OpenValues openValuesFromModel(EncodingState &s) {
+OpenValues openValuesFromModel(EncodingState &s, unsigned threads, const llvm::Instruction *except) {
   OpenValues out;
   for (const OpenArgument &a : s.openArguments) {
     cvc5::Term v = s.solver.getValue(a.term);
@@ -116,8 +118,10 @@ OpenValues openValuesFromModel(EncodingState &s) {
   // The open contents the two work-items read (a buffer without captured bytes: any contents are a real
   // launch, so the witness says which), at most 8, each element once.
   std::set<std::string> named;
-  for (unsigned t = 0; t < 2; ++t)
+  for (unsigned t = 0; t < threads; ++t)
     for (const EncodingState::OpenRead &r : s.openReads[t]) {
+      if (except && r.inst == except)
+        continue;
       cvc5::Term reached = s.solver.getValue(r.reach);
       if (named.size() >= 8 || !reached.isBooleanValue() || !reached.getBooleanValue())
         continue;
@@ -144,21 +148,22 @@ std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s)
                                       modelValue(s.solver, s.localSize[2])};
 }
 
-cvc5::Term withinGuards(EncodingState &s) {
+cvc5::Term withinGuards(EncodingState &s, const llvm::Instruction *except) {
   cvc5::Term all = s.tf.boolean(true);
   for (unsigned t = 0; t < 2; ++t)
     for (const WitnessGuard &g : s.guards[t])
-      all = s.tf.land(all, s.tf.lnot(g.violated));
+      if (!except || g.inst != except)
+        all = s.tf.land(all, s.tf.lnot(g.violated));
   return all;
 }
 
-bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label,
-                      QueryOutcome &out) {
-  const WitnessGuard *broken = brokenGuard(s);
+bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out,
+                      const llvm::Instruction *except) {
+  const WitnessGuard *broken = brokenGuard(s, except);
   if (!broken)
     return true;
   std::string what = broken->what;
-  QueryOutcome again = ask(s, s.tf.land(query, withinGuards(s)), label + ", defined behaviour only");
+  QueryOutcome again = ask(s, s.tf.land(query, withinGuards(s, except)), label + ", defined behaviour only");
   if (again.status == QueryOutcome::Status::Sat)
     return true;
   if (again.status == QueryOutcome::Status::Unknown) {

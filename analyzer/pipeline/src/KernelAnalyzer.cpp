@@ -112,6 +112,9 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   context.sourceLines = readLines(request.kernelSourcePath);
   context.deadline = request.deadline;
   context.overMemory = encodeOptions.overMemory;
+  context.races = request.options.checkRaces;
+  context.divergence = request.options.checkDivergence;
+  context.bounds = request.options.checkBounds;
   check::CheckOutcome outcome = check::checkKernel(**encoding, context);
   if (request.options.dumpSmt2Dir)
     writeFile(dumpPath(*request.options.dumpSmt2Dir, request.index, inst.entryPoint, ".smt2"),
@@ -119,6 +122,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
 
   report::InstantiationResult r;
   r.findings = std::move(outcome.findings);
+  r.unsizedMemory = std::move(outcome.unsized);
   if (outcome.overMemory) {
     // Findings so far stand (each has its witness); the rest was not asked.
     report::InstantiationResult stopped = outOfMemory(request, "checking");

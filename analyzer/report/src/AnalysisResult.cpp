@@ -24,7 +24,25 @@ const char *toString(Verdict v) {
 }
 
 const char *toString(FindingKind k) {
-  return k == FindingKind::DataRace ? "data-race" : "barrier-divergence";
+  switch (k) {
+  case FindingKind::DataRace:
+    return "data-race";
+  case FindingKind::BarrierDivergence:
+    return "barrier-divergence";
+  case FindingKind::OutOfBounds:
+    return "out-of-bounds";
+  case FindingKind::NullDereference:
+    return "null-dereference";
+  }
+  return "data-race";
+}
+
+bool memorySafety(FindingKind k) {
+  return k == FindingKind::OutOfBounds || k == FindingKind::NullDereference;
+}
+
+std::size_t accessCount(const Finding &f) {
+  return memorySafety(f.kind) ? 1 : 2;
 }
 
 const char *toString(FindingSeverity s) {
@@ -109,6 +127,11 @@ std::string witnessValuesText(const Finding &f) {
 std::string defaultMessage(const Finding &f) {
   if (f.kind == FindingKind::BarrierDivergence)
     return "barrier may be reached by non-uniform control flow" + witnessValuesText(f);
+  std::string access = f.accesses[0].access ? toString(*f.accesses[0].access) : "access";
+  if (f.kind == FindingKind::NullDereference)
+    return access + " through a null pointer" + witnessValuesText(f);
+  if (f.kind == FindingKind::OutOfBounds)
+    return "out-of-bounds " + access + " on " + describeElement(f) + witnessValuesText(f);
   std::string conflict = toString(f.conflict);
   if (f.benign)
     return "possible benign " + conflict + " race on " + describeElement(f) + witnessValuesText(f);
@@ -135,9 +158,10 @@ bool findingLess(const Finding &a, const Finding &b) {
     return accessKey(a.accesses[0]) < accessKey(b.accesses[0]);
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
-  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.values, a.localSize,
-                  a.message) < std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.values,
-                                        b.localSize, b.message);
+  return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.offset, a.size, a.extent,
+                  a.values, a.localSize, a.message) < std::tie(b.array, b.index, b.bytes, b.conflict,
+                                                               b.benign, b.memory, b.offset, b.size, b.extent,
+                                                               b.values, b.localSize, b.message);
 }
 
 } // namespace

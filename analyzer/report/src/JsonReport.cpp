@@ -46,7 +46,21 @@ Json finding(const Finding &f) {
       j["index"] = f.index;
     j["bytes"] = f.bytes;
   }
-  j["accesses"] = Json::array({access(f.accesses[0]), access(f.accesses[1])});
+  if (memorySafety(f.kind)) {
+    j["memory"] = format::toString(f.memory);
+    if (!f.array.empty())
+      j["array"] = f.array;
+    if (!f.index.empty())
+      j["index"] = f.index;
+    j["offset"] = f.offset;
+    j["size"] = f.size;
+    if (f.kind == FindingKind::OutOfBounds)
+      j["object_bytes"] = f.extent;
+  }
+  Json accesses = Json::array();
+  for (std::size_t i = 0; i < accessCount(f); ++i)
+    accesses.push_back(access(f.accesses[i]));
+  j["accesses"] = std::move(accesses);
   if (f.kind == FindingKind::BarrierDivergence)
     j["barrier"] = location(f.barrier);
   addWitnessValues(f, j);
@@ -81,6 +95,8 @@ Json result(const InstantiationResult &r) {
   for (const Finding &f : r.findings)
     findings.push_back(finding(f));
   j["findings"] = std::move(findings);
+  if (!r.unsizedMemory.empty())
+    j["bounds_not_checked"] = r.unsizedMemory;
   return j;
 }
 

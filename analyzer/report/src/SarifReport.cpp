@@ -29,6 +29,13 @@ constexpr Rule kRules[] = {
      "A barrier is reached by some but not all work-items of a group, or by work-items at different "
      "barriers or loop iterations (OpenCL 1.2 §6.12.8).",
      "error"},
+    {"out-of-bounds", "OutOfBounds", "Access outside its memory",
+     "A work-item reads or writes bytes outside the memory its pointer belongs to: past either end of a "
+     "buffer (or of its sub-buffer's region), of a local argument or of a program-scope array, by the sizes "
+     "the capture gives (OpenCL 1.2 §6.9: behaviour undefined).",
+     "error"},
+    {"null-dereference", "NullDereference", "Access through a null pointer",
+     "A work-item reads or writes through a null pointer (OpenCL 1.2 §6.9: behaviour undefined).", "error"},
     {"unknown", "VerificationIncomplete", "Kernel launch neither verified nor refuted",
      "The analysis could neither prove this launch free of data races and barrier divergence nor find a "
      "witness (bound reached, solver timeout or an unsupported construct); see the message.",
@@ -38,8 +45,13 @@ constexpr Rule kRules[] = {
      "build options; see the message.",
      "note"},
 };
-constexpr std::size_t kUnknownRule = 2;
-constexpr std::size_t kErrorRule = 3;
+constexpr std::size_t kUnknownRule = 4;
+constexpr std::size_t kErrorRule = 5;
+
+/// The rule of a finding: kRules lists the finding kinds first, in FindingKind's order.
+std::size_t ruleOf(FindingKind k) {
+  return static_cast<std::size_t>(k);
+}
 
 Json rules() {
   Json list = Json::array();
@@ -106,7 +118,7 @@ Json commonProperties(const InstantiationResult &r) {
 }
 
 Json findingResult(const ReportInfo &info, const InstantiationResult &r, const Finding &f) {
-  std::size_t ruleIndex = f.kind == FindingKind::DataRace ? 0 : 1;
+  std::size_t ruleIndex = ruleOf(f.kind);
   Json j;
   j["ruleId"] = kRules[ruleIndex].id;
   j["ruleIndex"] = ruleIndex;
@@ -120,7 +132,8 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
   j["locations"] = Json::array({{{"physicalLocation", std::move(primary)}}});
   Json related = Json::array();
   int id = 1;
-  for (const Access &a : f.accesses) {
+  for (std::size_t i = 0; i < accessCount(f); ++i) {
+    const Access &a = f.accesses[i];
     Json l;
     l["id"] = id++;
     l["physicalLocation"] =
@@ -140,7 +153,21 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
       p["index"] = f.index;
     p["bytes"] = f.bytes;
   }
-  p["work_items"] = Json::array({workItemJson(f.accesses[0]), workItemJson(f.accesses[1])});
+  if (memorySafety(f.kind)) {
+    p["memory"] = format::toString(f.memory);
+    if (!f.array.empty())
+      p["array"] = f.array;
+    if (!f.index.empty())
+      p["index"] = f.index;
+    p["offset"] = f.offset;
+    p["size"] = f.size;
+    if (f.kind == FindingKind::OutOfBounds)
+      p["object_bytes"] = f.extent;
+  }
+  Json items = Json::array();
+  for (std::size_t i = 0; i < accessCount(f); ++i)
+    items.push_back(workItemJson(f.accesses[i]));
+  p["work_items"] = std::move(items);
   addWitnessValues(f, p);
   if (f.confirmation)
     p["confirmation"] = *f.confirmation;

@@ -41,15 +41,32 @@ std::string confirmationText(const std::string &confirmation) {
   return confirmation;
 }
 
+/// "global memory, bytes 4096..4099 of 4096: 4 bytes past the end"; "bytes 0..3 from NULL".
+std::string memorySafetyDetail(const Finding &f) {
+  std::int64_t last = f.offset + static_cast<std::int64_t>(f.size) - 1;
+  std::string bytes = "bytes " + std::to_string(f.offset) + ".." + std::to_string(last);
+  if (f.kind == FindingKind::NullDereference)
+    return bytes + " from NULL";
+  std::string s = std::string(format::toString(f.memory)) + " memory, " + bytes + " of " +
+                  std::to_string(f.extent) + ": ";
+  auto extent = static_cast<std::int64_t>(f.extent);
+  if (f.offset < 0)
+    return s + std::to_string(-f.offset) + " byte" + (f.offset == -1 ? "" : "s") + " before the start";
+  std::int64_t past = last + 1 - extent;
+  return s + std::to_string(past) + " byte" + (past == 1 ? "" : "s") + " past the end";
+}
+
 std::string findingText(const ReportInfo &info, const Finding &f) {
   const SourceLocation &at = f.kind == FindingKind::BarrierDivergence ? f.barrier : f.accesses[0].location;
   std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
   if (f.kind == FindingKind::DataRace)
     s += std::string(" (") + format::toString(f.memory) + " memory, bytes " + std::to_string(f.bytes[0]) +
          ".." + std::to_string(f.bytes[1]) + (f.benign ? ", every writer stores the same value)" : ")");
+  if (memorySafety(f.kind))
+    s += " (" + memorySafetyDetail(f) + ")";
   s += ":\n";
-  for (const Access &a : f.accesses)
-    s += accessLine(info, a);
+  for (std::size_t i = 0; i < accessCount(f); ++i)
+    s += accessLine(info, f.accesses[i]);
   if (f.confirmation)
     s += "  " + confirmationText(*f.confirmation) + '\n';
   return s;

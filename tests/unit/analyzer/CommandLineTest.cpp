@@ -56,6 +56,31 @@ TEST_CASE("defaults: text, stdout, all instantiations, GPUVerify's 300 s", "[opt
   CHECK(o.timeoutSeconds == 300);
   CHECK_FALSE(o.dumpIrDir);
   CHECK_FALSE(o.strict);
+  CHECK(o.checkRaces);
+  CHECK(o.checkDivergence);
+  CHECK_FALSE(o.checkBounds); // memory safety is asked for (--checks) until it keeps the apps' figures
+}
+
+TEST_CASE("option checks: picks what verified covers, all is every check, anything else is refused",
+          "[options]") {
+  Parsed bounds = parse({"--checks=bounds", "captures.json"});
+  REQUIRE_FALSE(bounds.cl.exitCode);
+  CHECK(bounds.cl.options.checkBounds);
+  CHECK_FALSE(bounds.cl.options.checkRaces);
+  CHECK_FALSE(bounds.cl.options.checkDivergence);
+  Parsed two = parse({"--checks", "races,bounds", "captures.json"});
+  REQUIRE_FALSE(two.cl.exitCode);
+  CHECK(two.cl.options.checkRaces);
+  CHECK_FALSE(two.cl.options.checkDivergence);
+  CHECK(two.cl.options.checkBounds);
+  Parsed all = parse({"--checks=all", "captures.json"});
+  REQUIRE_FALSE(all.cl.exitCode);
+  CHECK(all.cl.options.checkRaces);
+  CHECK(all.cl.options.checkDivergence);
+  CHECK(all.cl.options.checkBounds);
+  Parsed wrong = parse({"--checks=leaks", "captures.json"});
+  CHECK(wrong.cl.exitCode == 1);
+  CHECK(wrong.err.find("--checks") != std::string::npos);
 }
 
 TEST_CASE("command-line errors exit 1 with a message on stderr", "[options]") {

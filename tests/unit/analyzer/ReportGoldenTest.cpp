@@ -81,7 +81,7 @@ TEST_CASE("text report: GPUVerify-style race lines and a summary", "[report]") {
   CHECK_THAT(text, Catch::Contains(
                        "run/kernels/strided-5d.cl:3:19: error: possible write-write race on a[0] with "
                        "stride = 0, bias = -1 and local size (16, 1, 1) (global memory, bytes 0..3):\n"));
-  CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 8 instantiations: 2 verified, 4 defects, 1 unknown, "
+  CHECK_THAT(text, Catch::EndsWith("clcapture-verify: 9 instantiations: 2 verified, 5 defects, 1 unknown, "
                                    "1 error\n"));
 }
 
@@ -91,8 +91,9 @@ TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "
   CHECK(log["version"] == "2.1.0");
   CHECK(run["originalUriBaseIds"]["CAPTURES"]["uri"] == "file:///captures/run/");
   const auto &results = run["results"];
-  // 2 races of #1, the benign race, the divergence, unknown, error, 2 races of the copy #6, the race of #7.
-  REQUIRE(results.size() == 9);
+  // 2 races of #1, the benign race, the divergence, unknown, error, 2 races of the copy #6, the race of #7,
+  // the two out-of-bounds accesses and the null dereference of #8.
+  REQUIRE(results.size() == 12);
   const auto &race = results[0];
   CHECK(race["ruleId"] == "data-race");
   CHECK(race["level"] == "error");
@@ -111,6 +112,18 @@ TEST_CASE("SARIF: findings carry both locations, unknown and error are notes", "
   CHECK(results[8]["properties"]["local_size"] == nlohmann::ordered_json::array({16, 1, 1}));
   CHECK(results[8]["message"]["text"] ==
         "possible write-write race on a[0] with stride = 0, bias = -1 and local size (16, 1, 1)");
+  // Memory safety: rules of their own, one work-item, the buffer's size and the offset.
+  CHECK(results[9]["ruleId"] == "out-of-bounds");
+  CHECK(run["tool"]["driver"]["rules"][results[9]["ruleIndex"].get<std::size_t>()]["id"] == "out-of-bounds");
+  CHECK(results[9]["relatedLocations"].size() == 1);
+  CHECK(results[9]["properties"]["object_bytes"] == 4000);
+  CHECK(results[9]["properties"]["offset"] == 4000);
+  CHECK(results[9]["properties"]["work_items"].size() == 1);
+  CHECK(results[10]["properties"]["offset"] == -4);
+  CHECK(results[11]["ruleId"] == "null-dereference");
+  CHECK(run["tool"]["driver"]["rules"][results[11]["ruleIndex"].get<std::size_t>()]["id"] ==
+        "null-dereference");
+  CHECK(results[11]["properties"].contains("object_bytes") == false);
 }
 
 TEST_CASE("JSON report: summary and same_as", "[report]") {
@@ -118,7 +131,7 @@ TEST_CASE("JSON report: summary and same_as", "[report]") {
   CHECK(j["summary"]["seconds_by_kernel"]["k (kernels/k-1f2e.cl)"] == 0.1234);
   j["summary"].erase("seconds_by_kernel");
   CHECK(j["summary"] ==
-        nlohmann::ordered_json{{"verified", 2}, {"defects", 4}, {"unknown", 1}, {"error", 1}});
+        nlohmann::ordered_json{{"verified", 2}, {"defects", 5}, {"unknown", 1}, {"error", 1}});
   CHECK(j["results"][6]["same_as"] == 1);
   const auto &open = j["results"][7]["findings"][0];
   CHECK(open["values"] == nlohmann::ordered_json{{"stride", "0"}, {"bias", "-1"}});
@@ -126,6 +139,15 @@ TEST_CASE("JSON report: summary and same_as", "[report]") {
   CHECK(j["results"][1]["findings"][0].contains("values") == false);
   CHECK(j["results"][1]["findings"][0].contains("local_size") == false);
   CHECK(j["results"][0].contains("same_as") == false);
+  const auto &unsafe = j["results"][8];
+  CHECK(unsafe["bounds_not_checked"] == nlohmann::ordered_json::array({"scratch"}));
+  CHECK(j["results"][0].contains("bounds_not_checked") == false);
+  CHECK(unsafe["findings"][0]["kind"] == "out-of-bounds");
+  CHECK(unsafe["findings"][0]["message"] == "out-of-bounds write on out[1000]");
+  CHECK(unsafe["findings"][0]["accesses"].size() == 1);
+  CHECK(unsafe["findings"][1]["message"] == "out-of-bounds read on tmp[-1]");
+  CHECK(unsafe["findings"][2]["kind"] == "null-dereference");
+  CHECK(unsafe["findings"][2]["message"] == "write through a null pointer with mode = 2");
   CHECK(j.contains("strict") == false);
   auto strict = report::jsonReportValue(test::syntheticResults(true), test::syntheticInfo(true));
   CHECK(strict["strict"] == true);

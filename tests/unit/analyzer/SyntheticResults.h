@@ -37,7 +37,8 @@ inline report::Access access(std::optional<report::AccessKind> kind, std::array<
 
 /// verified; two races (given out of order); a benign same-value race; barrier divergence; unknown; a
 /// compile error; a copy of the racy result under another kernel file name; a race whose witness names
-/// values the capture leaves open (two scalars and the local size). Finalised with `strict`.
+/// values the capture leaves open (two scalars and the local size); out-of-bounds accesses past the end and
+/// before the start and a null dereference. Finalised with `strict`.
 inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   using namespace report;
   std::vector<InstantiationResult> results;
@@ -155,9 +156,47 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
                               19, "a[i * stride] = i + bias;")};
   open.findings = {openRace};
 
+  InstantiationResult unsafe; // --checks=all: memory safety
+  unsafe.index = 8;
+  unsafe.entryPoint = "scale";
+  unsafe.kernelFile = "kernels/scale-9a.cl";
+  unsafe.verdict = Verdict::Verified;
+  unsafe.seconds = 0.05;
+  unsafe.unsizedMemory = {"scratch"};
+  Finding past; // the rounded-up global size without a guard
+  past.kind = FindingKind::OutOfBounds;
+  past.memory = AddressSpace::Global;
+  past.array = "out";
+  past.index = {1000};
+  past.offset = 4000;
+  past.size = 4;
+  past.extent = 4000;
+  past.accesses[0] = access(AccessKind::Write, {1000, 0, 0}, {40, 0, 0}, {15, 0, 0}, "kernels/scale-9a.cl", 4,
+                            10, "out[i] = 2 * in[i];");
+  Finding before;
+  before.kind = FindingKind::OutOfBounds;
+  before.memory = AddressSpace::Local;
+  before.array = "tmp";
+  before.offset = -4;
+  before.size = 4;
+  before.extent = 256;
+  before.message = "out-of-bounds read on tmp[-1]";
+  before.accesses[0] = access(AccessKind::Read, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, "kernels/scale-9a.cl", 7, 12,
+                              "x = tmp[l - 1];");
+  Finding null;
+  null.kind = FindingKind::NullDereference;
+  null.memory = AddressSpace::Global;
+  null.offset = 8;
+  null.size = 4;
+  null.values = {{"mode", "2"}};
+  null.accesses[0] = access(AccessKind::Write, {3, 0, 0}, {3, 0, 0}, {0, 0, 0}, "kernels/scale-9a.cl", 9, 5,
+                            "target[2] = x;");
+  unsafe.findings = {past, before, null};
+
   for (auto &r : results)
     finalizeResult(r, strict);
   finalizeResult(open, strict);
+  finalizeResult(unsafe, strict);
 
   InstantiationResult copy = results[1];
   copy.index = 6;
@@ -169,6 +208,7 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
       a.location.file = "kernels/k-copy.cl";
   results.push_back(copy);
   results.push_back(open);
+  results.push_back(unsafe);
   return results;
 }
 

@@ -167,6 +167,22 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   CHECK(back->findings[0].index == std::vector<std::uint64_t>{3, 1});
   CHECK_FALSE(back->findings[1].accesses[0].access.has_value());
   CHECK(back->errorKind == report::ErrorKind::Timeout);
+  // A memory-safety finding: its kind, offset (negative before the start), size and the memory's bytes.
+  report::Finding outside;
+  outside.kind = report::FindingKind::OutOfBounds;
+  outside.array = "tmp";
+  outside.offset = -4;
+  outside.size = 4;
+  outside.extent = 256;
+  r.findings = {outside};
+  r.unsizedMemory = {"scratch"};
+  auto unsafe = verify::resultFromJson(verify::resultToJson(r));
+  REQUIRE(unsafe);
+  CHECK(unsafe->findings[0].kind == report::FindingKind::OutOfBounds);
+  CHECK(unsafe->findings[0].offset == -4);
+  CHECK(unsafe->findings[0].size == 4);
+  CHECK(unsafe->findings[0].extent == 256);
+  CHECK(unsafe->unsizedMemory == std::vector<std::string>{"scratch"});
   for (const char *bad : {"", "{}", "[1]", "{\"verdict\": \"maybe\"}"})
     CHECK_FALSE(verify::resultFromJson(bad));
   Json wrong = Json::parse(stored);
@@ -191,8 +207,9 @@ TEST_CASE("verdict cache: the second run analyses nothing and reports the same",
   CHECK(b["results"][1]["findings"][0]["accesses"][0]["work_item"]["group_id"] == Json::array({0, 2, 3}));
 }
 
-TEST_CASE("verdict cache: a change to the source, the flags, a value, the analysis or --strict misses",
-          "[cache]") {
+TEST_CASE(
+    "verdict cache: a change to the source, the flags, a value, the analysis, --strict or --checks misses",
+    "[cache]") {
   Folder f({launch("0x00000001")});
   FakeAnalyzer fake(racy);
   fake.setIdentity("fake 1");
@@ -217,6 +234,10 @@ TEST_CASE("verdict cache: a change to the source, the flags, a value, the analys
   CHECK(newer.calls() == 2);
   reportOf(strict, newer);
   CHECK(newer.calls() == 2); // and that one hits again
+  auto bounds = strict;      // --checks: another question, another answer
+  bounds.checkBounds = true;
+  reportOf(bounds, newer);
+  CHECK(newer.calls() == 3);
 }
 
 TEST_CASE("verdict cache: a corrupt entry is ignored and rewritten, never trusted", "[cache]") {

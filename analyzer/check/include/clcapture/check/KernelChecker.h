@@ -5,7 +5,9 @@
 // - data races: for every pair of access sites to the same memory space where at least one writes and not
 //   both are atomic, can two distinct work-items make them overlap — in one group and one barrier interval
 //   (for the fence of that memory), or, for global memory, in different groups; a write-write race whose
-//   writers always store the same value is benign.
+//   writers always store the same value is benign;
+// - memory safety: for every access, can a work-item touch a byte outside its memory (a sized buffer's or
+//   sub-buffer's region, a local argument, a program-scope array) or access through the null pointer.
 // A satisfiable exact query is a finding with its witness; a satisfiable query that went through an
 // abstraction, or one the solver could not decide, leaves the launch undecided (verdict unknown, reason
 // given) — unless it is a write-write race whose writers always store the same bytes, which is benign
@@ -31,6 +33,8 @@ struct CheckContext {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// When set and true, the analysis is over its memory budget (--max-memory): no further query.
   std::function<bool()> overMemory;
+  /// Which checks to run (--checks): races (data races), divergence (barriers), bounds (memory safety).
+  bool races = true, divergence = true, bounds = false;
 };
 
 struct CheckOutcome {
@@ -42,6 +46,8 @@ struct CheckOutcome {
   std::vector<std::string> benignIfAny;
   bool timedOut = false;
   bool overMemory = false; ///< stopped by CheckContext::overMemory
+  /// The memory arguments whose size the capture does not give: their accesses were not bounds-checked.
+  std::vector<std::string> unsized;
   unsigned queries = 0;
 };
 

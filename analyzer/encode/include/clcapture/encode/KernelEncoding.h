@@ -79,6 +79,20 @@ public:
   ///   distinct(A, B) ∧ group_A = group_B ∧ reach_A(β) ∧ (¬reach_B(β) ∨ args_A(β) ≠ args_B(β)).
   QueryOutcome checkDivergence(unsigned barrier);
 
+  /// Whether work-item A at one of the sites `sites` (one source place) accesses memory outside what it may
+  /// touch: a byte past either end of its object's region (a buffer argument's captured size, its
+  /// sub-buffer's region, a local argument's size, a program-scope array's declared size), or through the
+  /// null pointer:
+  ///   ⋁_{i∈sites} reach_A(i) ∧ size(i) ≠ 0 ∧ (object_A(i) = null ∨ ⋀_{r∈regions(object_A(i))}
+  ///   [off_A(i), off_A(i) + size(i)) ⊄ r).
+  /// An object whose size the capture does not give is not checked (boundsChecked says which are).
+  QueryOutcome checkBounds(const std::vector<unsigned> &sites,
+                           std::optional<long long> budgetMs = std::nullopt);
+
+  /// The objects an access may be checked against: (name, bytes) of each region the capture sized, and the
+  /// names of the memory that has no size (not checked).
+  std::vector<std::string> uncheckedObjects() const;
+
   /// Whether `inst` got a term (a value or a pointer) for work-item A, and how many did: what the slice kept.
   bool built(const llvm::Instruction &inst) const;
   std::size_t valuesBuilt() const;

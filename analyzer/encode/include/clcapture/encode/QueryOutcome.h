@@ -38,6 +38,19 @@ struct DivergenceWitness {
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
 };
 
+/// An access outside the memory it may touch (OutOfBounds), or through the null pointer.
+struct BoundsWitness {
+  WorkItemIds a;
+  OpenValues values;
+  unsigned site = 0;        ///< the access site the model chose
+  bool null = false;        ///< the pointer is NULL (no object)
+  std::string object;       ///< the memory's name (the argument or variable)
+  std::uint64_t offset = 0; ///< the access's first byte, from the start of the argument's region
+  std::uint64_t size = 0;   ///< bytes accessed
+  std::uint64_t extent = 0; ///< the bytes of the argument's region (its buffer's, its local size, …)
+  std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
+};
+
 struct QueryOutcome {
   enum class Status { Unsat, Sat, Unknown } status = Status::Unknown;
   /// Sat only: the witness is real (every term exact, every guard kept); otherwise `abstraction` names what
@@ -46,6 +59,7 @@ struct QueryOutcome {
   std::string abstraction;
   std::optional<RaceWitness> race;
   std::optional<DivergenceWitness> divergence;
+  std::optional<BoundsWitness> bounds;
   std::string unknownReason; ///< Unknown: the solver's reason (timeout, resource limit)
   bool deadlineHit = false;  ///< Unknown because the instantiation's time ran out (EncodeOptions::deadline)
   bool budgetHit = false;    ///< Unknown because the query's own budget (checkRace's budgetMs) ran out

@@ -34,7 +34,8 @@ enum class ErrorKind {
   Other,   ///< could not be analysed for another reason (internal error, program built from IL, …)
 };
 
-enum class FindingKind { DataRace, BarrierDivergence };
+/// A data race or barrier divergence (two work-items); an access outside its memory or through NULL (one).
+enum class FindingKind { DataRace, BarrierDivergence, OutOfBounds, NullDereference };
 enum class FindingSeverity { Error, Warning };
 /// The two accesses of a race, in the order of Finding::accesses ("write-read": the first writes).
 enum class Conflict { ReadWrite, WriteRead, WriteWrite, AtomicWrite, WriteAtomic, AtomicRead, ReadAtomic };
@@ -90,10 +91,16 @@ struct Finding {
   std::string array;                    ///< the kernel's name for the memory (argument or __local variable)
   std::vector<std::uint64_t> index;     ///< element index, one per dimension of the array; may be empty
   std::array<std::uint64_t, 2> bytes{}; ///< first and last byte offset touched by both accesses
+  // Out of bounds and null dereference (`memory` and `array` as for a race; `index` when the access starts
+  // at or after the start):
+  std::int64_t offset = 0;  ///< the access's first byte from the start of the memory (negative: before it)
+  std::uint64_t size = 0;   ///< bytes accessed
+  std::uint64_t extent = 0; ///< out of bounds: the bytes the memory holds (a buffer's, its sub-buffer's, …)
   // Barrier divergence only:
   SourceLocation barrier;
   /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
-  /// disagree (one at the barrier, the other elsewhere or at another iteration).
+  /// disagree (one at the barrier, the other elsewhere or at another iteration). Out of bounds and null
+  /// dereference: the first only (accessCount).
   std::array<Access, 2> accesses;
   /// What the witness chose for the values the capture leaves open: the scalar arguments it does not give
   /// (in parameter order), and the work-group size when the capture leaves it to the driver. Empty / absent
@@ -135,9 +142,17 @@ struct InstantiationResult {
   /// folder unless absolute): not reported, but part of what the result depends on (the verdict cache
   /// checks their contents before reusing it).
   std::vector<std::string> headersRead;
+  /// The memory arguments whose accesses were not bounds-checked: the capture gives no size for them.
+  std::vector<std::string> unsizedMemory;
   /// Not analysed, for the run's time limits (verify/RunBudget.h): `unknown`, a timeout, the cause in reason.
   bool cutShort = false;
 };
+
+/// How many of Finding::accesses a finding of this kind has: one for a memory-safety finding, else two.
+std::size_t accessCount(const Finding &f);
+
+/// Whether the finding is about memory safety (out of bounds, null dereference), not about two work-items.
+bool memorySafety(FindingKind k);
 
 /// True when `f` makes its instantiation `defects`: every finding does except a benign race, which does
 /// only under --strict (docs/contract.md §4).

@@ -1,0 +1,177 @@
+//===- BoundsQuery.cpp - KernelEncoding::checkBounds: does an access leave its memory? ----===//
+//
+// One work-item (A) is enough: an access is out of bounds when A reaches it with a byte outside every region
+// its object may be touched in (EncodingState::objectRegions), or reaches it through the null pointer.
+// The sites of one source place are asked together, exact sites first, as the race query asks them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEncodingImpl.h"
+#include "SolverQuery.h"
+#include "Witnesses.h"
+#include "clcapture/encode/KernelEncoding.h"
+
+#include <string>
+#include <vector>
+
+namespace clcapture::encode {
+
+using namespace detail;
+
+namespace {
+
+/// [offset, offset + size) lies inside the region (origin, bytes), computed without wrapping.
+cvc5::Term insideRegion(TermFactory &tf, const cvc5::Term &offset, const cvc5::Term &size,
+                        std::uint64_t origin, std::uint64_t bytes) {
+  cvc5::Term from = tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, tf.constant(64, origin)});
+  cvc5::Term room = tf.constant(64, bytes);
+  return tf.land(tf.ule(tf.constant(64, origin), offset),
+                 tf.land(tf.ule(size, room), tf.ule(from, tf.op(cvc5::Kind::BITVECTOR_SUB, {room, size}))));
+}
+
+/// Work-item A's access at `site` leaves its memory: through NULL, or outside every region of a sized object.
+cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
+  TermFactory &tf = s.tf;
+  const cvc5::Term &object = r.pointer.object, &offset = r.pointer.offset;
+  cvc5::Term bad = tf.eq(object, tf.constant(64, kNullObject));
+  for (const auto &[id, regions] : s.objectRegions) {
+    cvc5::Term inside = tf.boolean(false);
+    for (const auto &[origin, bytes] : regions)
+      inside = tf.lor(inside, insideRegion(tf, offset, r.size, origin, bytes));
+    bad = tf.lor(bad, tf.land(tf.eq(object, tf.constant(64, id)), tf.lnot(inside)));
+  }
+  cvc5::Term some = tf.lnot(tf.eq(r.size, tf.constant(64, 0)));
+  return tf.land(r.reach, tf.land(some, bad));
+}
+
+/// Whether interval arithmetic alone shows the access inside its memory, so no query is needed: its object is
+/// one constant, not NULL, and either not checked or its offsets and size fit one region.
+bool provablyInside(EncodingState &s, const AccessRecord &r) {
+  if (!r.pointer.object.isBitVectorValue())
+    return false;
+  std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
+  if (object == kNullObject)
+    return false;
+  auto regions = s.objectRegions.find(object);
+  if (regions == s.objectRegions.end())
+    return true; // memory of unknown size: not checked
+  std::uint64_t low = s.tf.lowerBoundAsserted(r.pointer.offset),
+                high = s.tf.upperBoundAsserted(r.pointer.offset);
+  std::uint64_t size = s.tf.upperBoundAsserted(r.size), end = 0;
+  if (__builtin_add_overflow(high, size, &end))
+    return false;
+  for (const auto &[origin, bytes] : regions->second)
+    if (origin <= low && end <= origin + bytes)
+      return true;
+  return false;
+}
+
+std::string boundsLabel(const std::vector<unsigned> &sites, bool exactOnly) {
+  std::string label = "out-of-bounds access at site" + std::string(sites.size() > 1 ? "s" : "");
+  for (unsigned id : sites)
+    label += " " + std::to_string(id);
+  return label + (exactOnly ? ", exact sites only" : "");
+}
+
+/// The first of `terms` (one per site) that holds in the model.
+std::size_t chosenSite(EncodingState &s, const std::vector<cvc5::Term> &terms) {
+  for (std::size_t i = 0; i < terms.size(); ++i)
+    if (s.solver.getValue(terms[i]).getBooleanValue())
+      return i;
+  return 0;
+}
+
+/// The witness of a satisfiable bounds query: the site whose term holds in the model, its place and region.
+void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
+                    const std::vector<cvc5::Term> &terms, const std::vector<Exactness> &how,
+                    QueryOutcome &out) {
+  std::size_t chosen = chosenSite(s, terms);
+  const AccessRecord &r = s.records[0][sites[chosen]];
+  BoundsWitness w;
+  w.a = idsFromModel(s, 0);
+  w.values = openValuesFromModel(s, 1, s.sites[sites[chosen]].inst); // what A read on its way there
+  w.localSize = localSizeFromModel(s);
+  w.site = sites[chosen];
+  std::uint64_t object = modelValue(s.solver, r.pointer.object);
+  std::uint64_t offset = modelValue(s.solver, r.pointer.offset);
+  w.size = modelValue(s.solver, r.size);
+  w.null = object == kNullObject;
+  w.offset = offset;
+  if (auto named = s.objectNames.find(object); named != s.objectNames.end())
+    w.object = named->second;
+  if (auto regions = s.objectRegions.find(object); regions != s.objectRegions.end() && !w.null) {
+    // The region the access starts in or after (the nearest below it), else the first.
+    const auto *best = &regions->second.front();
+    for (const auto &region : regions->second)
+      if (region.first <= offset && region.first >= best->first)
+        best = &region;
+    w.offset = offset - best->first;
+    w.extent = best->second;
+  }
+  out.exact = how[chosen].exact();
+  out.abstraction = how[chosen].abstraction;
+  out.bounds = w;
+}
+
+} // namespace
+
+QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
+                                         std::optional<long long> budgetMs) {
+  EncodingState &s = m_impl->state;
+  TermFactory &tf = s.tf;
+  QueryOutcome out;
+  out.status = QueryOutcome::Status::Unsat;
+  std::vector<unsigned> sites;
+  std::vector<cvc5::Term> terms;
+  std::vector<Exactness> how;
+  for (unsigned id : siteIds) {
+    const AccessRecord &r = s.records[0][id];
+    if (!r.present || s.sites[id].image || provablyInside(s, r))
+      continue; // an image's pixel: its extent is not a byte range
+    sites.push_back(id);
+    terms.push_back(outside(s, r));
+    how.push_back(r.reachHow & r.pointer.how & r.sizeHow);
+  }
+  try {
+    // Exact sites first: a witness through one of them is a real access; then the others.
+    for (bool exactPass : {true, false}) {
+      cvc5::Term q = tf.boolean(false);
+      bool any = false;
+      for (std::size_t i = 0; i < terms.size(); ++i)
+        if (how[i].exact() == exactPass) {
+          q = tf.lor(q, terms[i]);
+          any = true;
+        }
+      if (!any)
+        continue;
+      std::string label = boundsLabel(sites, exactPass && how.size() > 1);
+      out = ask(s, q, label, budgetMs);
+      if (out.status == QueryOutcome::Status::Unknown)
+        return out;
+      if (out.status != QueryOutcome::Status::Sat)
+        continue;
+      if (exactPass) {
+        // The witness keeps every guard but those of the access it shows (its own read outside the
+        // captured bytes is the defect, not a step towards it).
+        std::size_t i = chosenSite(s, terms);
+        const llvm::Instruction *own = s.sites[sites[i]].inst;
+        if (!keepWithinGuards(s, terms[i], label, out, own))
+          return out;
+        preferSmallValues(s, tf.land(terms[i], withinGuards(s, own)), label);
+      }
+      describeBounds(s, sites, terms, how, out);
+      return out;
+    }
+  } catch (const cvc5::CVC5ApiException &e) {
+    out.status = QueryOutcome::Status::Unknown;
+    out.unknownReason = std::string("solver error: ") + e.what();
+  }
+  return out;
+}
+
+std::vector<std::string> KernelEncoding::uncheckedObjects() const {
+  const EncodingState &s = m_impl->state;
+  return {s.unsizedObjects.begin(), s.unsizedObjects.end()};
+}
+
+} // namespace clcapture::encode

@@ -1,0 +1,9 @@
+//pass
+//--global_size=128 --local_size=64 --size out=512 --size in=512 --checks=all
+/* The fixed form of async_copy_past_end_race: `in` holds both groups' 64 ints. */
+__kernel void stage(__global int *out, __global const int *in) {
+  __local int tile[64];
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * 64, 64, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+}
