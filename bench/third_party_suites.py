@@ -338,6 +338,12 @@ GV_CONTESTED = {
         "label contested: GPUVerify wants a barrier after wait_group_events before the copy's source is "
         "written; OpenCL 1.2 §6.12.10 has the copy complete at the wait, and Oclgrind's async_copy/async_copy "
         "(the same pattern) is labelled race-free",
+    "array_bounds_tests/negative_index_multi_dim":
+        "label contested: L[0][g] of `local int L[10][10]` with g up to 99 stays inside L but indexes past "
+        "its row; C99 Annex J.2 (\"an array subscript is out of range, even if an object is apparently "
+        "accessible with the given subscript (as in the lvalue expression a[1][7] given the declaration "
+        "int a[4][5])\") makes it undefined, and Oclgrind's memcheck/static_array reports the same pattern; "
+        "GPUVerify checks the whole array only",
     "inter_group_and_barrier_flag_tests/pass/read_then_write":
         "label contested: the barrier's flags are CLK_LOCAL_MEM_FENCE for local id 0 and 0 for the others; "
         "OpenCL C 3.0 §6.15.8 (work_group_barrier / barrier): \"the values of flags and scope must be the same "
@@ -349,9 +355,22 @@ GV_CONTESTED = {
 }
 
 
+# GPUVerify's memory-safety tests: array bounds (run there with --check-array-bounds), NULL accesses, and the
+# async copies through NULL. They make a table of their own (suite gpuverify-memory), run with --checks=all.
+GV_MEMORY_FOLDERS = ("array_bounds_tests/", "null_pointers/")
+GV_MEMORY_TESTS = {f"async_work_group_copy/fail/test{n}" for n in (15, 16, 17, 18)}
+
+
+def gv_memory_test(name):
+    return name.startswith(GV_MEMORY_FOLDERS) or name in GV_MEMORY_TESTS
+
+
 def gv_convert(tree, name):
     """One GPUVerify test → {name, suite, label, expected, skip?, launches: [...]}. A launch per kernel."""
-    rec = {"suite": "gpuverify", "name": name}
+    memory = gv_memory_test(name)
+    rec = {"suite": "gpuverify-memory" if memory else "gpuverify", "name": name}
+    if memory:
+        rec["checks"] = "all"
     path = tree.path("testsuite", "OpenCL", name, "kernel.cl")
     text = read_text(path)
     lines = text.split("\n")
@@ -418,10 +437,10 @@ def gv_convert(tree, name):
         rec["skip"] = "xfail under --no-infer / --k-induction-depth: may be GPUVerify failing to prove, not a defect"
         rec["skip_detail"] = " ".join(weakening)
         return rec
-    if "--check-array-bounds" in opts and label != "pass":
+    if "--check-array-bounds" in opts and label != "pass" and not memory:
         rec["skip"] = "xfail with --check-array-bounds: the defect may be an out-of-bounds access"
         return rec
-    if label != "pass":
+    if label != "pass" and not memory:
         # What GPUVerify is expected to say (the //REGEX lines after the flags).
         messages = []
         for line in lines[2:]:
@@ -628,6 +647,28 @@ def og_label(tree, name, text):
     return None, "no ERROR line, and no barrier, local memory or atomics (not about races)"
 
 
+# Oclgrind's MemCheck errors that clcapture-verify's bounds check (--checks=all) reports: out-of-bounds and
+# NULL accesses. Its memcheck/ tests with no error are the clean half. Access modes (a read of a write-only
+# buffer) are not checked yet: those tests stay out of scope.
+OG_MEMORY_ERROR = re.compile(r"Invalid (read|write) of size|exceeds static array size")
+OG_CONSEQUENCE = re.compile(r"Uninitialized value")  # what an invalid read returned, used later
+
+
+def og_memory_label(tree, name):
+    """('defects' | 'verified', why) for a memory-safety test, or None: an ERROR line MemCheck gives for an
+    out-of-bounds or NULL access, or a memcheck/ test with no ERROR line."""
+    ref = tree.path("tests", "kernels", name + ".ref")
+    if not os.path.exists(ref):
+        return None
+    errors = [line for line in read_text(ref).split("\n") if line.startswith("ERROR")]
+    memory = [e for e in errors if OG_MEMORY_ERROR.search(e)]
+    if memory and all(OG_MEMORY_ERROR.search(e) or OG_CONSEQUENCE.search(e) for e in errors):
+        return "defects", "ERROR line: " + OG_MEMORY_ERROR.search(memory[0]).group(0)
+    if not errors and name.startswith("memcheck/"):
+        return "verified", "no ERROR line (memcheck)"
+    return None
+
+
 def og_convert(tree, name):
     rec = {"suite": "oclgrind", "name": name}
     folder, base = os.path.split(tree.path("tests", "kernels", name))
@@ -644,6 +685,11 @@ def og_convert(tree, name):
         return rec
     text = read_text(os.path.join(folder, prog))
     expected, why = og_label(tree, name, text)
+    memory = og_memory_label(tree, name) if expected is None or name.startswith("memcheck/") else None
+    if memory:
+        expected, why = memory
+        rec["suite"] = "oclgrind-memory"
+        rec["checks"] = "all"
     rec["expected"] = expected
     rec["label"] = why
     if expected is None:
@@ -802,6 +848,7 @@ def run_one(rec, verify, timeout, scratch, keep):
         run_kernel.build_capture(folder, rec["kernel_name"], rec["text"], launch["entry"], params, inst,
                                  launch["launch"], address_bits=launch["address_bits"])
         cmd = [verify, "--format=json", "--no-cache", f"--timeout={timeout}"] + (["--strict"] if rec.get("strict") else []) + \
+            ([f"--checks={rec['checks']}"] if rec.get("checks") else []) + \
             [os.path.join(folder, "captures.json")]
         t0 = time.monotonic()
         try:
@@ -975,13 +1022,13 @@ def main():
         records, suites, commits = [], [], {}
         if a.gpuverify:
             tree = Tree(a.gpuverify, ["testsuite/OpenCL"], scratch)
-            commits["gpuverify"] = tree.commit
-            suites.append("gpuverify")
+            commits["gpuverify"] = commits["gpuverify-memory"] = tree.commit
+            suites += ["gpuverify", "gpuverify-memory"]
             records += [gv_convert(tree, n) for n in gv_tests(tree) if a.only in "gpuverify/" + n]
         if a.oclgrind:
             tree = Tree(a.oclgrind, ["tests/kernels"], scratch)
-            commits["oclgrind"] = tree.commit
-            suites.append("oclgrind")
+            commits["oclgrind"] = commits["oclgrind-memory"] = tree.commit
+            suites += ["oclgrind", "oclgrind-memory"]
             records += [og_convert(tree, n) for n in og_tests(tree) if a.only in "oclgrind/" + n]
         todo = [r for r in records if not r.get("skip")]
         if a.list:

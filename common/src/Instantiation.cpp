@@ -18,6 +18,8 @@ const char *toString(AddressSpace a) {
     return "local";
   case AddressSpace::Constant:
     return "constant";
+  case AddressSpace::Private:
+    return "private";
   }
   return "global";
 }

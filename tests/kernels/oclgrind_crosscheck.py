@@ -12,7 +12,10 @@ the witness's values, so Oclgrind runs the launch the witness describes) and:
     `verified` — `verified` is sound;
   - a race clcapture-verify reports (a non-benign finding) must be real: Oclgrind, running the same launch,
     observes a race too (the witness depends only on ids, captured values and the contents it names);
-  - barrier divergence clcapture-verify reports, Oclgrind reports too (and the other way round).
+  - barrier divergence clcapture-verify reports, Oclgrind reports too (and the other way round);
+  - for a kernel whose header checks memory safety (--checks=…bounds… or all): an invalid access Oclgrind's
+    MemCheck reports must not be missed (`verified`), and an out-of-bounds or null finding must be one
+    MemCheck reports too.
 Oclgrind suppresses same-value write-write races by default, as clcapture-verify calls them benign.
 Prints one line per kernel and exits 1 on any disagreement.
 """
@@ -135,7 +138,19 @@ def sim_for(path, text, options, contents=None):
     return "\n".join(lines) + "\n", expected
 
 
-def oclgrind_races(path, sim):
+INVALID_ACCESS = r"Invalid (read|write) of size \d+ at \w+ memory address \S+|exceeds static array size"
+
+
+def checks_bounds(text):
+    """Whether the kernel's header asks clcapture-verify for memory safety (--checks=…bounds… or all)."""
+    _, opts, _ = run_kernel.parse_header(text)
+    return any(o.startswith("--checks=") and ({"bounds", "all"} & set(o.split("=", 1)[1].split(",")))
+               for o in opts)
+
+
+def oclgrind_races(path, sim, bounds=False):
+    """(races seen or None when Oclgrind cannot run the launch, its output). With `bounds` an invalid access
+    is MemCheck's finding (compared by the caller); without, it means the .sim is not the launch."""
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, os.path.basename(path)), "w", encoding="utf-8") as f:
             with open(path, encoding="utf-8") as src:
@@ -147,7 +162,7 @@ def oclgrind_races(path, sim):
                            capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr
     cannot_run = r"(Error|error) (parsing|loading|building)|Invalid|[Ff]ailed to|FATAL ERROR"
-    if re.search(cannot_run, out) and "data race" not in out:
+    if re.search(cannot_run, re.sub(INVALID_ACCESS, "", out) if bounds else out) and "data race" not in out:
         return None, out
     return bool(re.search(r"data race", out, re.I)), out
 
@@ -196,12 +211,30 @@ def main():
         contents = witness_contents(result)
         if contents:
             sim, _ = sim_for(path, text, None, contents)  # the witness's contents for open buffers
-        races, out = oclgrind_races(path, sim)
+        bounds = checks_bounds(text)
+        races, out = oclgrind_races(path, sim, bounds)
         if races is None:
             skipped += 1
             print(f"skip  {name}: Oclgrind cannot run it: {out.strip().splitlines()[-1] if out.strip() else '?'}")
             continue
         compared += 1
+        if bounds:
+            # Memory safety: MemCheck's invalid accesses against the out-of-bounds and null findings. A race
+            # through NULL is the null dereference seen twice, not a race Oclgrind could observe.
+            invalid = bool(re.search(INVALID_ACCESS, out))
+            unsafe = [f for f in result["findings"] if f["kind"] in ("out-of-bounds", "null-dereference")]
+            if invalid and verdict == "verified":
+                failures += 1
+                print(f"FAIL  {name}: Oclgrind's MemCheck sees an invalid access that clcapture-verify misses:\n{out}")
+                continue
+            if unsafe and not invalid:
+                failures += 1
+                print(f"FAIL  {name}: clcapture-verify reports {unsafe[0]['message']}, which Oclgrind's MemCheck "
+                      "does not see")
+                continue
+            if unsafe:
+                print(f"ok    {name}: {unsafe[0]['kind']} reported by both")
+                continue
         real = [f for f in result["findings"] if f["kind"] == "data-race" and not f["benign"]]
         diverges = any(f["kind"] == "barrier-divergence" for f in result["findings"])
         if diverges != oclgrind_diverges(out):

@@ -69,7 +69,7 @@ report::Conflict conflictOf(const AccessSite &a, const AccessSite &b) {
 
 /// Whether the two sites can race at all: one memory space, one of them writes (docs/contract.md §5).
 bool mayConflict(const AccessSite &a, const AccessSite &b) {
-  if (a.space != b.space || a.space == MemorySpace::Constant)
+  if (a.space != b.space || a.space == MemorySpace::Constant || a.space == MemorySpace::Private)
     return false;
   return a.writes || b.writes;
 }
@@ -365,11 +365,14 @@ private:
     f.kind = w.null ? report::FindingKind::NullDereference : report::FindingKind::OutOfBounds;
     f.values = witnessValues(w.values);
     f.localSize = w.localSize;
-    f.memory = site.space == MemorySpace::Local ? format::AddressSpace::Local : format::AddressSpace::Global;
+    f.memory = site.space == MemorySpace::Local     ? format::AddressSpace::Local
+               : site.space == MemorySpace::Private ? format::AddressSpace::Private
+                                                    : format::AddressSpace::Global;
     f.array = w.null ? "" : w.object;
     f.offset = static_cast<std::int64_t>(w.offset);
     f.size = w.size;
     f.extent = w.extent;
+    f.withinObject = w.beyondArray;
     auto element = static_cast<std::int64_t>(std::max(site.elementSize, 1u));
     if (f.offset >= 0 && !w.null)
       f.index = {w.offset / static_cast<std::uint64_t>(element)};

@@ -134,6 +134,7 @@ std::string resultToJson(const InstantiationResult &r) {
                         {"offset", f.offset},
                         {"size", f.size},
                         {"extent", f.extent},
+                        {"within_object", f.withinObject},
                         {"barrier", locationJson(f.barrier)},
                         {"accesses", std::move(accesses)},
                         {"values", std::move(values)},
@@ -174,7 +175,9 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       auto kind = parseEnum(jf.at("kind"), kFindingKinds);
       auto severity = parseEnum(jf.at("severity"), kSeverities);
       auto conflict = parseEnum(jf.at("conflict"), kConflicts);
-      auto memory = format::parseAddressSpace(jf.at("memory").get<std::string>());
+      std::string space = jf.at("memory").get<std::string>();
+      auto memory = space == "private" ? std::optional(format::AddressSpace::Private) // a finding's only
+                                       : format::parseAddressSpace(space);
       const Json &bytes = jf.at("bytes");
       const Json &accesses = jf.at("accesses");
       if (!kind || !severity || !conflict || !memory || !bytes.is_array() || bytes.size() != 2 ||
@@ -191,6 +194,7 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.offset = jf.at("offset").get<std::int64_t>();
       f.size = jf.at("size").get<std::uint64_t>();
       f.extent = jf.at("extent").get<std::uint64_t>();
+      f.withinObject = jf.at("within_object").get<bool>();
       f.message = jf.at("message").get<std::string>();
       for (const Json &v : jf.at("values")) {
         if (!v.is_array() || v.size() != 2)

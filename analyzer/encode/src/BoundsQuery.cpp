@@ -40,6 +40,8 @@ cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
       inside = tf.lor(inside, insideRegion(tf, offset, r.size, origin, bytes));
     bad = tf.lor(bad, tf.land(tf.eq(object, tf.constant(64, id)), tf.lnot(inside)));
   }
+  if (!r.pointer.beyondArray.isNull()) // inside the object, past an array in it
+    bad = tf.lor(bad, r.pointer.beyondArray);
   cvc5::Term some = tf.lnot(tf.eq(r.size, tf.constant(64, 0)));
   return tf.land(r.reach, tf.land(some, bad));
 }
@@ -47,7 +49,7 @@ cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
 /// Whether interval arithmetic alone shows the access inside its memory, so no query is needed: its object is
 /// one constant, not NULL, and either not checked or its offsets and size fit one region.
 bool provablyInside(EncodingState &s, const AccessRecord &r) {
-  if (!r.pointer.object.isBitVectorValue())
+  if (!r.pointer.object.isBitVectorValue() || !r.pointer.beyondArray.isNull())
     return false;
   std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
   if (object == kNullObject)
@@ -89,13 +91,15 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
   const AccessRecord &r = s.records[0][sites[chosen]];
   BoundsWitness w;
   w.a = idsFromModel(s, 0);
-  w.values = openValuesFromModel(s, 1, s.sites[sites[chosen]].inst); // what A read on its way there
+  w.values = openValuesFromModel(s, s.sites[sites[chosen]].inst); // what A read on its way there
   w.localSize = localSizeFromModel(s);
   w.site = sites[chosen];
   std::uint64_t object = modelValue(s.solver, r.pointer.object);
   std::uint64_t offset = modelValue(s.solver, r.pointer.offset);
   w.size = modelValue(s.solver, r.size);
   w.null = object == kNullObject;
+  w.beyondArray =
+      !r.pointer.beyondArray.isNull() && s.solver.getValue(r.pointer.beyondArray).getBooleanValue();
   w.offset = offset;
   if (auto named = s.objectNames.find(object); named != s.objectNames.end())
     w.object = named->second;
@@ -151,8 +155,8 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
       if (out.status != QueryOutcome::Status::Sat)
         continue;
       if (exactPass) {
-        // The witness keeps every guard but those of the access it shows (its own read outside the
-        // captured bytes is the defect, not a step towards it).
+        // The witness keeps the guards of A's steps before the access it shows: its own read outside the
+        // captured bytes is the defect, and what follows it is not part of the witness.
         std::size_t i = chosenSite(s, terms);
         const llvm::Instruction *own = s.sites[sites[i]].inst;
         if (!keepWithinGuards(s, terms[i], label, out, own))

@@ -115,9 +115,14 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
   SymPointer p;
   p.space = MemorySpace::Private;
   p.object = m_tf.constant(64, kPrivateObject + m_nextPrivate++);
-  if (inst.getAllocationSizeInBits(m_s.layout))
-    m_privateBytes[kPrivateObject + m_nextPrivate - 1] =
-        inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
+  if (inst.getAllocationSizeInBits(m_s.layout)) {
+    std::uint64_t bytes = inst.getAllocationSizeInBits(m_s.layout)->getFixedValue() / 8;
+    m_privateBytes[kPrivateObject + m_nextPrivate - 1] = bytes;
+    // The same numbering for both work-items: one region for the bounds query, named as the source does.
+    m_s.objectRegions[kPrivateObject + m_nextPrivate - 1] = {{0, bytes}};
+    if (inst.hasName())
+      m_s.objectNames.emplace(kPrivateObject + m_nextPrivate - 1, inst.getName().str());
+  }
   p.offset = m_tf.constant(64, 0);
   m_pointers[alloca] = p;
   m_privateAllocas[kPrivateObject + m_nextPrivate - 1] = alloca;
@@ -147,8 +152,40 @@ format::Status ThreadEncoder::visitGetElementPtrInst(llvm::GetElementPtrInst &in
     p.how = p.how & v->how;
   }
   p.offset = offset;
+  if (m_s.options.memorySafety)
+    if (auto beyond = indexBeyondArray(*gep)) // its indices' exactness is already the pointer's
+      p.beyondArray = p.beyondArray.isNull() ? *beyond : m_tf.lor(p.beyondArray, *beyond);
   m_pointers[gep] = p;
   return {};
+}
+
+std::optional<cvc5::Term> ThreadEncoder::indexBeyondArray(llvm::GetElementPtrInst &gep) {
+  // Operand 1 steps over whole objects (pointer arithmetic); the indices after it select inside the
+  // source element type, and an index into an array type must stay below its length (C99 §6.5.6 ¶8).
+  llvm::Type *current = gep.getSourceElementType();
+  std::optional<cvc5::Term> beyond;
+  for (unsigned k = 2; k < gep.getNumOperands() && current; ++k) {
+    llvm::Value *index = gep.getOperand(k);
+    if (auto *array = llvm::dyn_cast<llvm::ArrayType>(current)) {
+      std::uint64_t length = array->getNumElements();
+      current = array->getElementType();
+      if (length == 0) // a flexible array member: no length to check
+        continue;
+      auto v = value(index);
+      if (!v || v->term.getSort().isBoolean())
+        continue;
+      cvc5::Term outside = m_tf.ule(m_tf.constant(64, length), m_tf.resize(v->term, 64, true));
+      beyond = beyond ? m_tf.lor(*beyond, outside) : outside;
+    } else if (auto *structure = llvm::dyn_cast<llvm::StructType>(current)) {
+      auto *field = llvm::dyn_cast<llvm::ConstantInt>(index);
+      current = field ? structure->getElementType(static_cast<unsigned>(field->getZExtValue())) : nullptr;
+    } else if (auto *vector = llvm::dyn_cast<llvm::VectorType>(current)) {
+      current = vector->getElementType();
+    } else {
+      current = nullptr;
+    }
+  }
+  return beyond;
 }
 
 namespace {
@@ -281,8 +318,10 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
     std::optional<SymPointer> stored = type->isPointerTy() ? pointer(store->getValueOperand()) : std::nullopt;
     std::optional<SymValue> v = type->isPointerTy() ? std::nullopt : value(store->getValueOperand());
     notePrivateStore(inst, *p, m_tf.constant(64, bytes), stored ? &*stored : nullptr, v ? &*v : nullptr);
-    return {}; // private memory never races (docs/contract.md §5); privateValueAt / privatePointerAt read it
-               // back
+    // Private memory never races (docs/contract.md §5); privateValueAt / privatePointerAt read it back. A
+    // site only for the bounds query (recordAccess keeps it when EncodeOptions::memorySafety).
+    recordAccess(inst, *p, m_tf.constant(64, bytes), {}, false, true, false, element, nullptr);
+    return {};
   }
   LaneRange lanes = lanesWritten(*store);
   if (!lanes.whole) {
@@ -572,13 +611,15 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
                                  Exactness sizeHow, bool reads, bool writes, bool atomic,
                                  unsigned elementSize, const SymValue *stored, unsigned role,
                                  bool collective) {
-  if (ptr.space == MemorySpace::Private)
-    return; // private memory never races (docs/contract.md §5)
+  if (ptr.space == MemorySpace::Private && !m_s.options.memorySafety)
+    return; // private memory never races (docs/contract.md §5); a site only for the bounds query
   unsigned id = m_s.siteFor(&inst, role);
   AccessSite &site = m_s.sites[id];
   // Constant memory is global memory the kernel may not write (OpenCL 1.2 §6.5.3): a `constant` argument
   // that is the same buffer as a written `global` one races with its writes, so both are Global here.
-  site.space = ptr.space == MemorySpace::Local ? MemorySpace::Local : MemorySpace::Global;
+  site.space = ptr.space == MemorySpace::Local     ? MemorySpace::Local
+               : ptr.space == MemorySpace::Private ? MemorySpace::Private
+                                                   : MemorySpace::Global;
   site.reads = reads;
   site.writes = writes;
   site.atomic = atomic;

@@ -34,7 +34,8 @@ void stateUniformReads(EncodingState &s) {
        ++id) {
     const AccessRecord &a = s.records[0][id], &b = s.records[1][id];
     if (!a.present || !b.present || a.loaded.isNull() || b.loaded.isNull() ||
-        a.loaded.getSort() != b.loaded.getSort() || s.sites[id].collective)
+        a.loaded.getSort() != b.loaded.getSort() || s.sites[id].collective ||
+        s.sites[id].space == MemorySpace::Private) // each work-item's own memory
       continue;
     bool local = s.sites[id].space == MemorySpace::Local;
     if (local && alone)

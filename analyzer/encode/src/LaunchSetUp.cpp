@@ -192,6 +192,8 @@ void setUpSharedValues(EncodingState &s) {
         object = kLocalArgumentObject + no;
       } else if (p.space == MemorySpace::Private) {
         object = kPrivateObject + (1ull << 40) + no; // by-value struct
+      } else if (fact && fact->kind == model::ArgumentFact::Kind::Buffer && fact->null) {
+        object = kNullObject; // clSetKernelArg with NULL: accesses through it are null dereferences
       } else if (fact && fact->kind == model::ArgumentFact::Kind::Buffer) {
         object = fact->root;
         origin = fact->origin;
@@ -208,6 +210,8 @@ void setUpSharedValues(EncodingState &s) {
       s.sharedPointers[&arg] = p;
       if (!s.objectNames.count(object))
         s.objectNames[object] = argumentName(arg, s.launch);
+      if (object == kNullObject)
+        continue;
       bool sized = fact && fact->size && !fact->originOpen &&
                    (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
       if (sized)

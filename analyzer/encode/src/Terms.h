@@ -40,6 +40,9 @@ struct SymPointer {
   cvc5::Term object;
   cvc5::Term offset; ///< 64-bit
   Exactness how;
+  /// Bool, or null (false): an array-typed step of the address (`s.b[i]` in `struct { int a; char b[2]; }`)
+  /// indexed outside its array, though the address may stay inside the object (EncodeOptions::memorySafety).
+  cvc5::Term beyondArray;
 };
 
 /// Thin helpers over cvc5::Solver for bit-vector work.

@@ -55,6 +55,8 @@ public:
   format::Status visitPHINode(llvm::PHINode &phi);
   format::Status visitAllocaInst(llvm::AllocaInst &inst);
   format::Status visitGetElementPtrInst(llvm::GetElementPtrInst &inst);
+  /// Bool: an index into an array-typed step of `gep` lies outside its array; nullopt when it has none.
+  std::optional<cvc5::Term> indexBeyondArray(llvm::GetElementPtrInst &gep);
   format::Status visitLoadInst(llvm::LoadInst &inst);
   format::Status visitStoreInst(llvm::StoreInst &inst);
   format::Status visitAtomicRMWInst(llvm::AtomicRMWInst &inst);

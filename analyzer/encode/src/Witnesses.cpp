@@ -9,6 +9,7 @@
 #include <cstring>
 #include <llvm/ADT/APInt.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Analysis/CFG.h>
 #include <map>
 #include <set>
 #include <vector>
@@ -73,10 +74,20 @@ std::string literalOf(const llvm::APInt &bits, const std::string &type) {
 
 /// The first guard (WitnessGuard) the current model breaks, or null: a witness there rests on behaviour the
 /// kernel does not define, where exact terms over-approximate.
-const WitnessGuard *brokenGuard(EncodingState &s, const llvm::Instruction *except) {
+/// Whether work-item `t`'s step at `inst` counts for a witness: always, or with `upTo` (a bounds witness:
+/// work-item A's execution up to that access) only A's steps that may run before it.
+bool before(unsigned t, const llvm::Instruction *inst, const llvm::Instruction *upTo) {
+  if (!upTo)
+    return true;
+  if (t != 0)
+    return false;
+  return !inst || (inst != upTo && llvm::isPotentiallyReachable(inst, upTo));
+}
+
+const WitnessGuard *brokenGuard(EncodingState &s, const llvm::Instruction *upTo) {
   for (unsigned t = 0; t < 2; ++t)
     for (const WitnessGuard &g : s.guards[t]) {
-      if (except && g.inst == except)
+      if (!before(t, g.inst, upTo))
         continue;
       cvc5::Term v = s.solver.getValue(g.violated);
       if (v.isBooleanValue() && v.getBooleanValue())
@@ -102,7 +113,7 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t) {
   return ids;
 }
 
-OpenValues openValuesFromModel(EncodingState &s, unsigned threads, const llvm::Instruction *except) {
+OpenValues openValuesFromModel(EncodingState &s, const llvm::Instruction *upTo) {
   OpenValues out;
   for (const OpenArgument &a : s.openArguments) {
     cvc5::Term v = s.solver.getValue(a.term);
@@ -118,9 +129,9 @@ OpenValues openValuesFromModel(EncodingState &s, unsigned threads, const llvm::I
   // The open contents the two work-items read (a buffer without captured bytes: any contents are a real
   // launch, so the witness says which), at most 8, each element once.
   std::set<std::string> named;
-  for (unsigned t = 0; t < threads; ++t)
+  for (unsigned t = 0; t < 2; ++t)
     for (const EncodingState::OpenRead &r : s.openReads[t]) {
-      if (except && r.inst == except)
+      if (!before(t, r.inst, upTo))
         continue;
       cvc5::Term reached = s.solver.getValue(r.reach);
       if (named.size() >= 8 || !reached.isBooleanValue() || !reached.getBooleanValue())
@@ -148,22 +159,22 @@ std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s)
                                       modelValue(s.solver, s.localSize[2])};
 }
 
-cvc5::Term withinGuards(EncodingState &s, const llvm::Instruction *except) {
+cvc5::Term withinGuards(EncodingState &s, const llvm::Instruction *upTo) {
   cvc5::Term all = s.tf.boolean(true);
   for (unsigned t = 0; t < 2; ++t)
     for (const WitnessGuard &g : s.guards[t])
-      if (!except || g.inst != except)
+      if (before(t, g.inst, upTo))
         all = s.tf.land(all, s.tf.lnot(g.violated));
   return all;
 }
 
 bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out,
-                      const llvm::Instruction *except) {
-  const WitnessGuard *broken = brokenGuard(s, except);
+                      const llvm::Instruction *upTo) {
+  const WitnessGuard *broken = brokenGuard(s, upTo);
   if (!broken)
     return true;
   std::string what = broken->what;
-  QueryOutcome again = ask(s, s.tf.land(query, withinGuards(s, except)), label + ", defined behaviour only");
+  QueryOutcome again = ask(s, s.tf.land(query, withinGuards(s, upTo)), label + ", defined behaviour only");
   if (again.status == QueryOutcome::Status::Sat)
     return true;
   if (again.status == QueryOutcome::Status::Unknown) {

@@ -23,23 +23,23 @@ std::uint64_t modelValue(cvc5::Solver &solver, const cvc5::Term &t);
 WorkItemIds idsFromModel(EncodingState &s, unsigned t);
 
 /// The values the current model gives the scalar arguments the capture does not give.
-/// `threads`: name the contents work-items below it read (1: A's only); `except`: not what this load read.
-OpenValues openValuesFromModel(EncodingState &s, unsigned threads = 2,
-                               const llvm::Instruction *except = nullptr);
+/// `upTo`: a bounds witness, which names only what work-item A read before that access.
+OpenValues openValuesFromModel(EncodingState &s, const llvm::Instruction *upTo = nullptr);
 
 /// The model's local size, when the capture left it open; nullopt otherwise.
 std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s);
 
-/// Both work-items keep every guard (but those of `except`).
-cvc5::Term withinGuards(EncodingState &s, const llvm::Instruction *except = nullptr);
+/// Both work-items keep every guard; with `upTo` (a bounds witness), work-item A keeps those of the steps
+/// that may run before that access: what it does there or after is not part of the witness.
+cvc5::Term withinGuards(EncodingState &s, const llvm::Instruction *upTo = nullptr);
 
 /// After `query` was satisfiable with an exact witness: if the model breaks a guard, ask again within the
 /// guards. Sat: the new model stands (true). Unsat: every witness of the query needs that behaviour — `out`
 /// becomes a satisfiable outcome through an abstraction named by the guard (false). Unknown: `out` is
 /// that answer (false).
-/// `except`: the guards of this instruction do not count (BoundsQuery: the access it shows).
+/// `upTo`: only the guards withinGuards(s, upTo) keeps count (BoundsQuery: the access it shows).
 bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::string &label, QueryOutcome &out,
-                      const llvm::Instruction *except = nullptr);
+                      const llvm::Instruction *upTo = nullptr);
 
 /// A witness reads better with small values of the open arguments (an index 7 rather than 2147483647): when
 /// the model's are not all in [0, 256], ask once more with them there; when that has no witness, ask

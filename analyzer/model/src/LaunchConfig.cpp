@@ -69,6 +69,7 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
         a.size = arr->size;
         if (arr->data)
           a.data = captureDir / *arr->data;
+        a.null = af && af->kind == fmt::ArgumentKind::NullBuffer;
         if (af && af->subBuffer) {
           a.root = af->subBuffer->parent;
           a.origin = af->subBuffer->origin;

@@ -7,6 +7,7 @@
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <map>
@@ -45,6 +46,26 @@ bool foldable(const llvm::Instruction &inst) {
          llvm::isa<llvm::ExtractElementInst>(inst);
 }
 
+/// A load, store or atomic whose pointer the launch's values make NULL in an address space where NULL
+/// points nowhere (private memory, address space 0): LLVM's clean-up deletes such an access and everything
+/// after it as unreachable, so the launch's behaviour there is undefined rather than analysable.
+std::optional<std::string> nullAccess(const llvm::Instruction &inst,
+                                      const std::map<const llvm::Value *, llvm::Value *> &known) {
+  const llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+  if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+    pointer = rmw->getPointerOperand();
+  if (auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    pointer = cmpxchg->getPointerOperand();
+  if (!pointer || llvm::isa<llvm::ConstantPointerNull>(pointer)) // a NULL the program had, not the launch's
+    return std::nullopt;
+  auto it = known.find(pointer);
+  if (it == known.end() || !llvm::isa<llvm::ConstantPointerNull>(it->second) ||
+      llvm::NullPointerIsDefined(inst.getFunction(), pointer->getType()->getPointerAddressSpace()))
+    return std::nullopt;
+  return std::string(llvm::isa<llvm::LoadInst>(inst) ? "a read" : "a write") + " through a null pointer " +
+         where(inst);
+}
+
 } // namespace
 
 std::optional<std::string> undefinedByValues(const llvm::Function &kernel) {
@@ -56,6 +77,8 @@ std::optional<std::string> undefinedByValues(const llvm::Function &kernel) {
     if (!reachable.count(block))
       continue;
     for (const llvm::Instruction &inst : *block) {
+      if (auto access = nullAccess(inst, known))
+        return *access;
       if (!foldable(inst))
         continue;
       llvm::SmallVector<llvm::Value *, 4> operands;

@@ -97,6 +97,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   encode::EncodeOptions encodeOptions;
   encodeOptions.deadline = request.deadline;
   encodeOptions.overMemory = [&request] { return overMemory(request); };
+  encodeOptions.memorySafety = request.options.checkBounds;
 
   auto encoding = encode::KernelEncoding::encode(kernel.entry(), launch, encodeOptions);
   if (!encoding && overMemory(request))

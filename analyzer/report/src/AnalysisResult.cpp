@@ -159,9 +159,9 @@ bool findingLess(const Finding &a, const Finding &b) {
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
   return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.offset, a.size, a.extent,
-                  a.values, a.localSize, a.message) < std::tie(b.array, b.index, b.bytes, b.conflict,
-                                                               b.benign, b.memory, b.offset, b.size, b.extent,
-                                                               b.values, b.localSize, b.message);
+                  a.withinObject, a.values, a.localSize,
+                  a.message) < std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.offset,
+                                        b.size, b.extent, b.withinObject, b.values, b.localSize, b.message);
 }
 
 } // namespace

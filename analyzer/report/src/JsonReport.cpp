@@ -56,6 +56,8 @@ Json finding(const Finding &f) {
     j["size"] = f.size;
     if (f.kind == FindingKind::OutOfBounds)
       j["object_bytes"] = f.extent;
+    if (f.withinObject)
+      j["within_object"] = true;
   }
   Json accesses = Json::array();
   for (std::size_t i = 0; i < accessCount(f); ++i)

@@ -163,6 +163,8 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
     p["size"] = f.size;
     if (f.kind == FindingKind::OutOfBounds)
       p["object_bytes"] = f.extent;
+    if (f.withinObject)
+      p["within_object"] = true;
   }
   Json items = Json::array();
   for (std::size_t i = 0; i < accessCount(f); ++i)

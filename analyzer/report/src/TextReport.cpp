@@ -50,6 +50,8 @@ std::string memorySafetyDetail(const Finding &f) {
   std::string s = std::string(format::toString(f.memory)) + " memory, " + bytes + " of " +
                   std::to_string(f.extent) + ": ";
   auto extent = static_cast<std::int64_t>(f.extent);
+  if (f.withinObject)
+    return s + "an index past the end of an array inside it";
   if (f.offset < 0)
     return s + std::to_string(-f.offset) + " byte" + (f.offset == -1 ? "" : "s") + " before the start";
   std::int64_t past = last + 1 - extent;

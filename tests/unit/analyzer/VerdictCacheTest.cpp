@@ -174,6 +174,7 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   outside.offset = -4;
   outside.size = 4;
   outside.extent = 256;
+  outside.withinObject = true;
   r.findings = {outside};
   r.unsizedMemory = {"scratch"};
   auto unsafe = verify::resultFromJson(verify::resultToJson(r));
@@ -182,6 +183,7 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   CHECK(unsafe->findings[0].offset == -4);
   CHECK(unsafe->findings[0].size == 4);
   CHECK(unsafe->findings[0].extent == 256);
+  CHECK(unsafe->findings[0].withinObject);
   CHECK(unsafe->unsizedMemory == std::vector<std::string>{"scratch"});
   for (const char *bad : {"", "{}", "[1]", "{\"verdict\": \"maybe\"}"})
     CHECK_FALSE(verify::resultFromJson(bad));

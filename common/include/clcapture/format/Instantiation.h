@@ -16,7 +16,9 @@
 namespace clcapture::format {
 
 enum class Endianness { Little, Big };
-enum class AddressSpace { Global, Local, Constant };
+/// Private is a report's word only (a finding in a private array): no capture names it, and
+/// parseAddressSpace does not read it.
+enum class AddressSpace { Global, Local, Constant, Private };
 
 const char *toString(Endianness e);
 const char *toString(AddressSpace a);

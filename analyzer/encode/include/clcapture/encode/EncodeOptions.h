@@ -21,6 +21,10 @@ struct EncodeOptions {
   /// Leaving them out and encoding again for a test that needed one re-asked every query of the launch and
   /// cost more than it saved (OpenMM's findBlocksWithInteractions 8.8 s → 15.2 s; docs/verify-benchmark.md).
   bool storedValues = true;
+  /// What the bounds query needs (--checks=bounds): accesses to private memory are access sites too
+  /// (MemorySpace::Private; they never race, docs/contract.md §5), and addresses keep whether an array-typed
+  /// step indexed past its array (SymPointer::beyondArray).
+  bool memorySafety = false;
   /// When set and true, the analysis is over its memory budget (--max-memory): the encoding stops.
   std::function<bool()> overMemory;
 };

@@ -44,6 +44,7 @@ struct BoundsWitness {
   OpenValues values;
   unsigned site = 0;        ///< the access site the model chose
   bool null = false;        ///< the pointer is NULL (no object)
+  bool beyondArray = false; ///< an index past an array inside the object (the object's bounds may hold)
   std::string object;       ///< the memory's name (the argument or variable)
   std::uint64_t offset = 0; ///< the access's first byte, from the start of the argument's region
   std::uint64_t size = 0;   ///< bytes accessed

@@ -36,6 +36,8 @@ struct ArgumentFact {
   /// Without a sidecar every buffer is its own root (GPUVerify's assumption: distinct arguments).
   std::uint64_t root = 0;
   std::uint64_t origin = 0;
+  /// Buffer: the host passed NULL for it (the sidecar's null-buffer): the pointer is the null pointer.
+  bool null = false;
   /// The sidecar says this buffer overlaps another argument's (its `aliases`) without saying where: same
   /// root, origin unknown.
   bool originOpen = false;

@@ -96,6 +96,8 @@ struct Finding {
   std::int64_t offset = 0;  ///< the access's first byte from the start of the memory (negative: before it)
   std::uint64_t size = 0;   ///< bytes accessed
   std::uint64_t extent = 0; ///< out of bounds: the bytes the memory holds (a buffer's, its sub-buffer's, …)
+  /// Out of bounds inside the memory: an index past an array within it (`s.b[2]` of `char b[2]` in a struct)
+  bool withinObject = false;
   // Barrier divergence only:
   SourceLocation barrier;
   /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
