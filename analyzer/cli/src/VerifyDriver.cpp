@@ -646,6 +646,7 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
   info.capturesPath = input->inArchive(input->source.capturesPath().string());
   info.capturesDirUri = input->fromArchive() ? std::string() : absoluteFolderUri(info.capturesPath);
   info.strict = options.strict;
+  info.checks = checksText(options);
   std::string text;
   switch (options.format) {
   case ReportFormat::Text:

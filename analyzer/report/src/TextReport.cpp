@@ -104,7 +104,9 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
     for (const Finding &f : r.findings)
       out += findingText(info, f);
   }
-  return out + textSummaryLine(results) + '\n';
+  // What `verified` covers, when it is not the default (races and divergence).
+  std::string checked = info.checks == "races,divergence" ? "" : " (checked: " + info.checks + ")";
+  return out + textSummaryLine(results) + checked + '\n';
 }
 
 } // namespace clcapture::report

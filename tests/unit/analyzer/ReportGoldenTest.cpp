@@ -154,3 +154,16 @@ TEST_CASE("JSON report: summary and same_as", "[report]") {
   CHECK(strict["results"][2]["verdict"] == "defects");
   CHECK(strict["results"][2]["findings"][0]["severity"] == "error");
 }
+
+TEST_CASE("reports say what verified covers: JSON always, text when not the default", "[report]") {
+  auto info = test::syntheticInfo(false);
+  auto results = test::syntheticResults(false);
+  CHECK(report::jsonReportValue(results, info)["checks"] ==
+        nlohmann::ordered_json::array({"races", "divergence"}));
+  CHECK(report::textReport(results, info).find("(checked:") == std::string::npos);
+  info.checks = "races,divergence,bounds";
+  CHECK(report::jsonReportValue(results, info)["checks"] ==
+        nlohmann::ordered_json::array({"races", "divergence", "bounds"}));
+  CHECK_THAT(report::textReport(results, info),
+             Catch::EndsWith("1 error (checked: races,divergence,bounds)\n"));
+}
