@@ -136,6 +136,27 @@ def case_good_json(a):
             expect(r.get("peak_memory_mib", 0) > 1, f"result {r['index']} has no peak memory", out, err)
 
 
+def case_checks(a):
+    """--checks: the report says what `verified` covers (JSON always, text when not the default); the good
+    capture's accesses stay inside its captured sizes, so memory safety adds no finding and every buffer is
+    checked (no bounds_not_checked)."""
+    rc, out, err = good_report(a, "--format=json")
+    expect(json.loads(out)["checks"] == ["races", "divergence"], "the default checks", out, err)
+    rc, out, err = good_report(a, "--format=json", "--checks=all")
+    report = json.loads(out)
+    validate(a, report, "the JSON report with --checks=all")
+    expect(report["checks"] == ["races", "divergence", "bounds"], "--checks=all names every check", out, err)
+    for r in report["results"]:
+        expect("bounds_not_checked" not in r, f"result {r['index']}: a sized buffer left unchecked", out, err)
+        expect(not any(f["kind"] in ("out-of-bounds", "null-dereference") for f in r["findings"]),
+               f"result {r['index']}: a bounds finding inside the captured sizes", out, err)
+    rc, out, err = good_report(a, "--checks=bounds")
+    expect(out.splitlines()[-1].endswith("(checked: bounds)"), "the text summary names a non-default check",
+           out, err)
+    rc, out, err = run(a.binary, "--checks=leaks", os.path.join(a.captures, "good", "captures.json"))
+    expect(rc == 1 and "--checks" in err and not out, "an unknown check is a command-line error", out, err)
+
+
 def case_memory_budget(a):
     # 1 MiB: less than any compilation needs, on any machine: every analysis stops at its budget, `unknown`
     # with the budget named, never `verified` and never killed.
