@@ -46,19 +46,8 @@ Json finding(const Finding &f) {
       j["index"] = f.index;
     j["bytes"] = f.bytes;
   }
-  if (memorySafety(f.kind)) {
-    j["memory"] = format::toString(f.memory);
-    if (!f.array.empty())
-      j["array"] = f.array;
-    if (!f.index.empty())
-      j["index"] = f.index;
-    j["offset"] = f.offset;
-    j["size"] = f.size;
-    if (f.kind == FindingKind::OutOfBounds)
-      j["object_bytes"] = f.extent;
-    if (f.withinObject)
-      j["within_object"] = true;
-  }
+  if (memorySafety(f.kind))
+    addMemorySafetyFacts(f, j);
   Json accesses = Json::array();
   for (std::size_t i = 0; i < accessCount(f); ++i)
     accesses.push_back(access(f.accesses[i]));
@@ -113,6 +102,20 @@ void addWitnessValues(const Finding &f, nlohmann::ordered_json &into) {
   }
   if (f.localSize)
     into["local_size"] = *f.localSize;
+}
+
+void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into) {
+  into["memory"] = format::toString(f.memory);
+  if (!f.array.empty())
+    into["array"] = f.array;
+  if (!f.index.empty())
+    into["index"] = f.index;
+  into["offset"] = f.offset;
+  into["size"] = f.size;
+  if (f.kind == FindingKind::OutOfBounds)
+    into["object_bytes"] = f.extent;
+  if (f.withinObject)
+    into["within_object"] = true;
 }
 
 void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into) {

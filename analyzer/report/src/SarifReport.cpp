@@ -153,19 +153,8 @@ Json findingResult(const ReportInfo &info, const InstantiationResult &r, const F
       p["index"] = f.index;
     p["bytes"] = f.bytes;
   }
-  if (memorySafety(f.kind)) {
-    p["memory"] = format::toString(f.memory);
-    if (!f.array.empty())
-      p["array"] = f.array;
-    if (!f.index.empty())
-      p["index"] = f.index;
-    p["offset"] = f.offset;
-    p["size"] = f.size;
-    if (f.kind == FindingKind::OutOfBounds)
-      p["object_bytes"] = f.extent;
-    if (f.withinObject)
-      p["within_object"] = true;
-  }
+  if (memorySafety(f.kind))
+    addMemorySafetyFacts(f, p);
   Json items = Json::array();
   for (std::size_t i = 0; i < accessCount(f); ++i)
     items.push_back(workItemJson(f.accesses[i]));

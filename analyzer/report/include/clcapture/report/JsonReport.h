@@ -22,6 +22,10 @@ namespace clcapture::report {
 /// its witness chose), and a result's `parametric` record; added to `into` when the result or finding has
 /// them.
 void addWitnessValues(const Finding &f, nlohmann::ordered_json &into);
+
+/// An out-of-bounds or null finding's facts (memory, array, index, offset, size, object_bytes,
+/// within_object), as the JSON report and SARIF's properties name them.
+void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into);
 void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into);
 
 /// The report as a JSON value.
