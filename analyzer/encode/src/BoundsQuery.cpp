@@ -34,11 +34,20 @@ cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
   TermFactory &tf = s.tf;
   const cvc5::Term &object = r.pointer.object, &offset = r.pointer.offset;
   cvc5::Term bad = tf.eq(object, tf.constant(64, kNullObject));
-  for (const auto &[id, regions] : s.objectRegions) {
+  auto outsideOf = [&](std::uint64_t id,
+                       const std::vector<std::pair<std::uint64_t, std::uint64_t>> &regions) {
     cvc5::Term inside = tf.boolean(false);
     for (const auto &[origin, bytes] : regions)
       inside = tf.lor(inside, insideRegion(tf, offset, r.size, origin, bytes));
-    bad = tf.lor(bad, tf.land(tf.eq(object, tf.constant(64, id)), tf.lnot(inside)));
+    return tf.land(tf.eq(object, tf.constant(64, id)), tf.lnot(inside));
+  };
+  if (object.isBitVectorValue()) { // one object: its regions only (a smaller term)
+    auto regions = s.objectRegions.find(std::stoull(object.getBitVectorValue(10)));
+    if (regions != s.objectRegions.end())
+      bad = tf.lor(bad, outsideOf(regions->first, regions->second));
+  } else {
+    for (const auto &[id, regions] : s.objectRegions)
+      bad = tf.lor(bad, outsideOf(id, regions));
   }
   if (!r.pointer.beyondArray.isNull()) // inside the object, past an array in it
     bad = tf.lor(bad, r.pointer.beyondArray);
