@@ -91,6 +91,8 @@ def sim_for(path, text, options, contents=None):
             entry = o.split("=", 1)[1]
         elif o.startswith("--flags="):
             return None, "compiler flags"
+        elif o.startswith("--oclgrind-blind="):
+            return None, "Oclgrind cannot observe it: " + o.split("=", 1)[1]
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             header[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value

@@ -17,6 +17,8 @@ The kernel file carries its expectation :
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
            [--checks=LIST]         run clcapture-verify --checks=LIST (bounds: memory safety too)
+           [--oclgrind-blind=WHY]  oclgrind_crosscheck.py skips the kernel: Oclgrind cannot observe its
+                                   defect (WHY, one word or quoted), which the analysis still must find
            [--device-non-uniform=yes|no]  the device's CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT in the
                                    sidecar (default: not stated, as an OpenCL 2.x device's)
   then     //REGEX lines, each of which must match some line of the text report (and, for xfail, of
@@ -224,6 +226,8 @@ def launch_of(text, options):
             launch["strict"] = True
         elif o.startswith("--checks="):
             launch["checks"] = o
+        elif o.startswith("--oclgrind-blind="):
+            pass  # for oclgrind_crosscheck.py
         elif o.startswith("--device-non-uniform="):
             value = o.split("=", 1)[1]
             if value not in ("yes", "no"):

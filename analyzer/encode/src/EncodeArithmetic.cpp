@@ -400,6 +400,7 @@ format::Status ThreadEncoder::visitSelectInst(llvm::SelectInst &inst) {
     SymPointer r = *p;
     r.object = m_tf.ite(c->term, p->object, q->object);
     r.offset = m_tf.ite(c->term, p->offset, q->offset);
+    r.beyondArray = chooseBeyondArray(m_tf, c->term, *p, *q);
     r.how = c->how & p->how & q->how;
     m_pointers[&inst] = r;
     return {};

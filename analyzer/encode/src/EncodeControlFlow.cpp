@@ -435,6 +435,7 @@ format::Status ThreadEncoder::visitPHINode(llvm::PHINode &phi) {
           return format::fail("a pointer into different address spaces at " + placeOf(&phi));
         presult->object = m_tf.ite(taken, p->object, presult->object);
         presult->offset = m_tf.ite(taken, p->offset, presult->offset);
+        presult->beyondArray = chooseBeyondArray(m_tf, taken, *p, *presult);
         presult->how = presult->how & p->how & how;
       }
       continue;

@@ -566,6 +566,7 @@ std::optional<SymPointer> ThreadEncoder::privatePointerAt(llvm::Instruction &ins
       cvc5::Term match = m_tf.land(reach, m_tf.land(sameObject, m_tf.eq(e.offset, at.offset)));
       result.object = m_tf.ite(match, e.pointer->object, result.object);
       result.offset = m_tf.ite(match, e.pointer->offset, result.offset);
+      result.beyondArray = chooseBeyondArray(m_tf, match, *e.pointer, result);
       stores = stores & how & e.pointer->how;
       if (reach.isBooleanValue() && reach.getBooleanValue() && e.object.isBitVectorValue() &&
           e.offset.isBitVectorValue())

@@ -45,6 +45,12 @@ struct SymPointer {
   cvc5::Term beyondArray;
 };
 
+class TermFactory;
+
+/// `c ? a : b` for a chosen pointer's beyondArray (null on both sides: null), so that a select or a join
+/// keeps the flag of the pointer it takes, not of the first operand.
+cvc5::Term chooseBeyondArray(TermFactory &tf, const cvc5::Term &c, const SymPointer &a, const SymPointer &b);
+
 /// Thin helpers over cvc5::Solver for bit-vector work.
 class TermFactory {
 public:
@@ -296,5 +302,13 @@ inline std::uint64_t constantOf(const cvc5::Term &t) {
 }
 
 } // namespace detail
+
+inline cvc5::Term chooseBeyondArray(TermFactory &tf, const cvc5::Term &c, const SymPointer &a,
+                                    const SymPointer &b) {
+  if (a.beyondArray.isNull() && b.beyondArray.isNull())
+    return {};
+  cvc5::Term no = tf.boolean(false);
+  return tf.ite(c, a.beyondArray.isNull() ? no : a.beyondArray, b.beyondArray.isNull() ? no : b.beyondArray);
+}
 
 } // namespace clcapture::encode
