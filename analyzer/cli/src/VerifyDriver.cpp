@@ -222,14 +222,14 @@ void AnalysisRun::findIdentical() {
       ++m_copies[*m_copyOf[slot]];
 }
 
-/// --checks as the cache's key and the report name them: "races,divergence,bounds".
-static std::string checksText(const VerifyOptions &o) {
-  std::string s;
+/// --checks as the report names them: "races", "divergence", "bounds", in that order.
+static std::vector<std::string> checksAsked(const VerifyOptions &o) {
+  std::vector<std::string> checks;
   for (auto [on, name] : {std::pair{o.checkRaces, "races"}, std::pair{o.checkDivergence, "divergence"},
                           std::pair{o.checkBounds, "bounds"}})
     if (on)
-      s += (s.empty() ? "" : ",") + std::string(name);
-  return s;
+      checks.emplace_back(name);
+  return checks;
 }
 
 /// Results of earlier runs (VerdictCache.h): not while dumping, since a dump is what the user asked for.
@@ -240,7 +240,8 @@ void AnalysisRun::openCache() {
   std::string buildId = executableBuildId();
   if (!buildId.empty())
     m_cache.emplace(*m_options.cacheDir,
-                    identity + ";build-id " + buildId + ";checks " + checksText(m_options),
+                    identity + ";build-id " + buildId + ";checks " +
+                        nlohmann::json(checksAsked(m_options)).dump(),
                     [this](const std::string &header) {
                       fs::path path(header);
                       return m_hashes.hashOf(path.is_absolute() ? path : m_captureDir / path);
@@ -646,7 +647,7 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
   info.capturesPath = input->inArchive(input->source.capturesPath().string());
   info.capturesDirUri = input->fromArchive() ? std::string() : absoluteFolderUri(info.capturesPath);
   info.strict = options.strict;
-  info.checks = checksText(options);
+  info.checks = checksAsked(options);
   std::string text;
   switch (options.format) {
   case ReportFormat::Text:

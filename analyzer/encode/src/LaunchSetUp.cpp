@@ -216,7 +216,8 @@ void setUpSharedValues(EncodingState &s) {
                    (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
       if (sized)
         s.objectRegions[object].push_back({origin, *fact->size});
-      else if (p.space != MemorySpace::Private) {
+      else if (p.space != MemorySpace::Private &&
+               !(fact && fact->kind == model::ArgumentFact::Kind::Sampler)) {
         unsized.insert(object);
         s.unsizedObjects.insert(argumentName(arg, s.launch));
       }

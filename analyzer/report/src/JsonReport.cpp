@@ -131,14 +131,7 @@ nlohmann::ordered_json jsonReportValue(const std::vector<InstantiationResult> &r
   j["captures"] = info.capturesPath;
   if (info.strict)
     j["strict"] = true;
-  Json checks = Json::array();
-  for (std::size_t from = 0; from <= info.checks.size();) {
-    std::size_t comma = std::min(info.checks.find(',', from), info.checks.size());
-    if (comma > from)
-      checks.push_back(info.checks.substr(from, comma - from));
-    from = comma + 1;
-  }
-  j["checks"] = std::move(checks);
+  j["checks"] = info.checks;
   Json list = Json::array();
   for (const InstantiationResult &r : results)
     list.push_back(result(r));

@@ -32,10 +32,10 @@ constexpr Rule kRules[] = {
     {"out-of-bounds", "OutOfBounds", "Access outside its memory",
      "A work-item reads or writes bytes outside the memory its pointer belongs to: past either end of a "
      "buffer (or of its sub-buffer's region), of a local argument or of a program-scope array, by the sizes "
-     "the capture gives (OpenCL 1.2 §6.9: behaviour undefined).",
+     "the capture gives, or past an array inside an object (C99 §6.5.6 ¶8, Annex J.2: behaviour undefined).",
      "error"},
     {"null-dereference", "NullDereference", "Access through a null pointer",
-     "A work-item reads or writes through a null pointer (OpenCL 1.2 §6.9: behaviour undefined).", "error"},
+     "A work-item reads or writes through a null pointer (C99 §6.5.3.2 ¶4: behaviour undefined).", "error"},
     {"unknown", "VerificationIncomplete", "Kernel launch neither verified nor refuted",
      "The analysis could neither prove this launch free of data races and barrier divergence nor find a "
      "witness (bound reached, solver timeout or an unsupported construct); see the message.",

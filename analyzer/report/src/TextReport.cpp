@@ -105,7 +105,12 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
       out += findingText(info, f);
   }
   // What `verified` covers, when it is not the default (races and divergence).
-  std::string checked = info.checks == "races,divergence" ? "" : " (checked: " + info.checks + ")";
+  std::string checked;
+  if (info.checks != std::vector<std::string>{"races", "divergence"})
+    for (const std::string &check : info.checks)
+      checked += (checked.empty() ? " (checked: " : ",") + check;
+  if (!checked.empty())
+    checked += ")";
   return out + textSummaryLine(results) + checked + '\n';
 }
 

@@ -161,7 +161,7 @@ TEST_CASE("reports say what verified covers: JSON always, text when not the defa
   CHECK(report::jsonReportValue(results, info)["checks"] ==
         nlohmann::ordered_json::array({"races", "divergence"}));
   CHECK(report::textReport(results, info).find("(checked:") == std::string::npos);
-  info.checks = "races,divergence,bounds";
+  info.checks = {"races", "divergence", "bounds"};
   CHECK(report::jsonReportValue(results, info)["checks"] ==
         nlohmann::ordered_json::array({"races", "divergence", "bounds"}));
   CHECK_THAT(report::textReport(results, info),

@@ -85,12 +85,12 @@ public:
   /// null pointer:
   ///   ⋁_{i∈sites} reach_A(i) ∧ size(i) ≠ 0 ∧ (object_A(i) = null ∨ ⋀_{r∈regions(object_A(i))}
   ///   [off_A(i), off_A(i) + size(i)) ⊄ r).
-  /// An object whose size the capture does not give is not checked (boundsChecked says which are).
+  /// An object whose size the capture does not give is not checked (uncheckedObjects names them).
   QueryOutcome checkBounds(const std::vector<unsigned> &sites,
                            std::optional<long long> budgetMs = std::nullopt);
 
-  /// The objects an access may be checked against: (name, bytes) of each region the capture sized, and the
-  /// names of the memory that has no size (not checked).
+  /// The names of the memory arguments whose size the capture does not give: checkBounds does not check
+  /// accesses to them.
   std::vector<std::string> uncheckedObjects() const;
 
   /// Whether `inst` got a term (a value or a pointer) for work-item A, and how many did: what the slice kept.

@@ -208,8 +208,8 @@ struct ReportInfo {
   /// relative kernel paths. Empty: SARIF leaves the base undefined (relative URIs only).
   std::string capturesDirUri;
   bool strict = false;
-  /// --checks, as the report names it: "races,divergence" (the default) or with ",bounds".
-  std::string checks = "races,divergence";
+  /// --checks: what `verified` covers, in this order ("races", "divergence", "bounds").
+  std::vector<std::string> checks{"races", "divergence"};
 };
 
 /// Folder part of capturesPath, joined with a capture-relative `file`, for messages a user can click:
