@@ -49,38 +49,89 @@ bool settleRange(AffineForm &f, const std::unordered_map<cvc5::Term, std::pair<W
   return true;
 }
 
-/// The range of α·x + β·y over integers 0 ≤ x, y ≤ m with x < y (direction 0), x = y (1) or x > y (2): a
-/// linear function's extremes over a triangle or segment lie at its corners.
-std::pair<Wide, Wide> directedRange(Wide alpha, Wide beta, Wide m, int direction) {
-  auto f = [&](Wide x, Wide y) { return alpha * x + beta * y; };
-  Wide corners[3];
-  if (direction == 1) {
-    corners[0] = f(0, 0);
-    corners[1] = corners[2] = f(m, m);
-  } else if (direction == 0) {
-    corners[0] = f(0, 1), corners[1] = f(0, m), corners[2] = f(m - 1, m);
-  } else {
-    corners[0] = f(1, 0), corners[1] = f(m, 0), corners[2] = f(m, m - 1);
-  }
-  return {*std::min_element(corners, corners + 3), *std::max_element(corners, corners + 3)};
+/// Floor and ceiling of a / b for b > 0.
+Wide floorDiv(Wide a, Wide b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+Wide ceilDiv(Wide a, Wide b) {
+  return -floorDiv(-a, b);
 }
 
 } // namespace
 
+/// Whether Σ coefficient·x + constant, each x an integer of its range, can lie in [low, high]. The term of
+/// the largest coefficient takes only the values that leave the others' range able to reach the window;
+/// with few such values each is tried (fixing it narrows its partner's range: the two ids of one pair keep
+/// their direction), with many the answer is yes. `steps` bounds the whole search: past kMaxSteps every
+/// answer is yes. Never no where an assignment exists.
+bool AffineForms::sumMayReach(std::vector<Scaled> terms, Wide constant, Wide low, Wide high,
+                              std::size_t &steps) {
+  constexpr std::size_t kMaxSteps = 4000, kMaxValues = 64;
+  if (++steps > kMaxSteps)
+    return true;
+  for (const Scaled &t : terms)
+    if (t.low > t.high)
+      return false; // a pair's direction leaves this id no value
+  terms.erase(std::remove_if(terms.begin(), terms.end(), [](const Scaled &t) { return t.coefficient == 0; }),
+              terms.end());
+  if (terms.empty())
+    return low <= constant && constant <= high;
+  auto magnitude = [](Wide c) { return c < 0 ? -c : c; };
+  auto largest = std::max_element(terms.begin(), terms.end(), [&](const Scaled &x, const Scaled &y) {
+    return magnitude(x.coefficient) < magnitude(y.coefficient);
+  });
+  Scaled big = *largest;
+  terms.erase(largest);
+  Wide restLow = constant, restHigh = constant;
+  for (const Scaled &t : terms) {
+    restLow += t.coefficient > 0 ? t.coefficient * t.low : t.coefficient * t.high;
+    restHigh += t.coefficient > 0 ? t.coefficient * t.high : t.coefficient * t.low;
+  }
+  // c·x + rest ∈ [low, high] for some rest ∈ [restLow, restHigh] ⇔ c·x ∈ [low − restHigh, high − restLow].
+  Wide c = magnitude(big.coefficient), from = low - restHigh, to = high - restLow;
+  Wide first = big.coefficient > 0 ? ceilDiv(from, c) : ceilDiv(-to, c),
+       last = big.coefficient > 0 ? floorDiv(to, c) : floorDiv(-from, c);
+  first = std::max(first, big.low);
+  last = std::min(last, big.high);
+  if (first > last)
+    return false;
+  if (terms.empty())
+    return true; // some x of [first, last] puts c·x + constant in the window
+  if (last - first + 1 > static_cast<Wide>(kMaxValues))
+    return true;
+  for (Wide x = first; x <= last; ++x) {
+    std::vector<Scaled> narrowed = terms;
+    if (big.pair >= 0)
+      for (Scaled &t : narrowed)
+        if (t.pair == big.pair) {
+          // big.below: big's id is below its partner's (x < y as the direction says), else above.
+          if (big.below)
+            t.low = std::max(t.low, x + 1);
+          else
+            t.high = std::min(t.high, x - 1);
+        }
+    if (sumMayReach(std::move(narrowed), constant + big.coefficient * x, low, high, steps))
+      return true;
+  }
+  return false;
+}
+
 AffineForms::AffineForms(EncodingState &s) : m_s(s) {
   m_idsAreVariables = !s.localSizeOpen;
   for (unsigned d = 0; d < 3; ++d)
-    for (const auto &[a, b] :
-         {std::pair{s.ids[0].group[d], s.ids[1].group[d]}, std::pair{s.ids[0].local[d], s.ids[1].local[d]}}) {
+    for (bool group : {true, false}) {
+      const cvc5::Term &a = group ? s.ids[0].group[d] : s.ids[0].local[d],
+                       &b = group ? s.ids[1].group[d] : s.ids[1].local[d];
       if (a.isBitVectorValue() && b.isBitVectorValue())
         continue; // one group (or a local size of 1) in this dimension: 0 for both
       Wide max = static_cast<Wide>(s.tf.upperBoundAsserted(a));
       if (a.isBitVectorValue() || b.isBitVectorValue() ||
           max != static_cast<Wide>(s.tf.upperBoundAsserted(b)) || max < 1) {
         m_idsAreVariables = false; // not two ids of one range: no direction is known to be the same one
+        m_allGroupPairs = m_allGroupPairs && !group;
         continue;
       }
-      m_ids.push_back({a, b, max});
+      m_ids.push_back({a, b, max, group});
       m_idTerms.insert(a);
       m_idTerms.insert(b);
     }
@@ -187,7 +238,7 @@ const AffineForm *AffineForms::of(const cvc5::Term &t) {
 }
 
 bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const cvc5::Term &offsetB,
-                          std::uint64_t sizeB) {
+                          std::uint64_t sizeB, Scope scope) {
   const AffineForm *fa = of(offsetA), *fb = of(offsetB);
   if (!fa || !fb || sizeA == 0 || sizeB == 0 || sizeA > (1ull << 40) || sizeB > (1ull << 40))
     return true;
@@ -197,9 +248,15 @@ bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const 
   Wide windowLow = -static_cast<Wide>(sizeA - 1), windowHigh = static_cast<Wide>(sizeB - 1);
   // Each id pair by direction (<, =, >); every other atom over its own range. A pair the difference does not
   // use adds 0 whatever its direction: it is left out of the vectors, and since it may differ while the
-  // others are equal, the all-equal vector of the others is then not the same work-item.
-  std::vector<std::array<std::pair<Wide, Wide>, 3>> pairs;
-  bool unusedPair = false;
+  // others are equal, the all-equal vector of the others is then not the same work-item. In a same-group
+  // query every group pair is equal (used or not); in a different-groups query some group pair differs,
+  // which excludes the vectors whose group pairs are all equal when every group pair is among them.
+  struct DirectedPair {
+    std::array<std::array<Scaled, 2>, 3> terms; ///< the pair's part of D under each direction
+    bool group;
+  };
+  std::vector<DirectedPair> pairs;
+  bool unusedPair = false, unusedGroupPair = false;
   for (const IdPair &p : m_ids) {
     Wide alpha = 0, beta = 0;
     if (auto it = d.coefficients.find(p.a); it != d.coefficients.end())
@@ -207,31 +264,58 @@ bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const 
     if (auto it = d.coefficients.find(p.b); it != d.coefficients.end())
       beta = it->second, d.coefficients.erase(it);
     if (alpha == 0 && beta == 0) {
-      unusedPair = true;
+      if (p.group)
+        unusedGroupPair = true;
+      if (!(p.group && scope == Scope::SameGroup))
+        unusedPair = true;
       continue;
     }
-    pairs.push_back({directedRange(alpha, beta, p.max, 0), directedRange(alpha, beta, p.max, 1),
-                     directedRange(alpha, beta, p.max, 2)});
+    // α·x + β·y under x < y, x = y, x > y. Where α = −β it is β·(y − x), and y − x takes every integer of
+    // [1, m], {0} or [−m, −1]: one term. Otherwise two terms whose values stay linked (sumMayReach narrows
+    // one when the other is fixed), and under x = y the one term (α + β)·x.
+    DirectedPair directed{{}, p.group};
+    if (alpha == -beta) {
+      directed.terms[0] = {Scaled{beta, 1, p.max}, Scaled{}};
+      directed.terms[1] = {Scaled{}, Scaled{}};
+      directed.terms[2] = {Scaled{beta, -p.max, -1}, Scaled{}};
+    } else {
+      int id = static_cast<int>(pairs.size());
+      directed.terms[0] = {Scaled{alpha, 0, p.max - 1, id, true}, Scaled{beta, 1, p.max, id, false}};
+      directed.terms[1] = {Scaled{alpha + beta, 0, p.max}, Scaled{}};
+      directed.terms[2] = {Scaled{alpha, 1, p.max, id, false}, Scaled{beta, 0, p.max - 1, id, true}};
+    }
+    pairs.push_back(directed);
   }
   bool skipAllEqual = m_idsAreVariables && !unusedPair;
+  bool someGroupDiffers = scope == Scope::DifferentGroups && m_allGroupPairs && !unusedGroupPair;
   if (!settleRange(d, m_ranges))
     return true;
+  std::vector<Scaled> rest;
+  for (const auto &[atom, c] : d.coefficients) {
+    auto [low, high] = m_ranges.at(atom);
+    rest.push_back({c, low, high});
+  }
   // Every direction vector but the all-equal one when that one is the same work-item.
   std::size_t vectors = 1;
   for (std::size_t i = 0; i < pairs.size(); ++i)
     vectors *= 3;
+  std::size_t steps = 0;
   for (std::size_t v = 0; v < vectors; ++v) {
-    Wide low = d.low, high = d.high;
-    bool allEqual = true;
+    bool allEqual = true, groupsEqual = true, excluded = false;
+    std::vector<Scaled> terms = rest;
     for (std::size_t i = 0, code = v; i < pairs.size(); ++i, code /= 3) {
       int direction = static_cast<int>(code % 3);
       allEqual = allEqual && direction == 1;
-      low += pairs[i][static_cast<std::size_t>(direction)].first;
-      high += pairs[i][static_cast<std::size_t>(direction)].second;
+      if (pairs[i].group) {
+        groupsEqual = groupsEqual && direction == 1;
+        excluded = excluded || (scope == Scope::SameGroup && direction != 1);
+      }
+      for (const Scaled &t : pairs[i].terms[static_cast<std::size_t>(direction)])
+        terms.push_back(t);
     }
-    if (allEqual && skipAllEqual)
+    if (excluded || (allEqual && skipAllEqual) || (groupsEqual && someGroupDiffers))
       continue;
-    if (low <= windowHigh && high >= windowLow)
+    if (sumMayReach(terms, d.constant, windowLow, windowHigh, steps))
       return true;
   }
   return false;

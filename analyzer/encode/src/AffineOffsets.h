@@ -9,13 +9,18 @@
 // their sizes make. That is decided as a compiler's dependence test does (Banerjee's bounds, per direction
 // of each pair of ids): for every direction vector of the two work-items' group and local ids (<, =, >
 // per id), the difference's range under it; the all-equal vector is the same work-item, which the encoding
-// excludes (EncodingState::distinct), and is skipped only when the ids are the launch's variables. No
-// vector whose range meets the window ⇒ the two accesses never meet.
+// excludes (EncodingState::distinct), and is skipped only when the ids are the launch's variables. A query
+// of one scope fixes the group pairs' directions: all equal for the same group, not all equal for
+// different groups. Where a vector's range meets the window, the difference is decided over the integers:
+// the term of the largest coefficient can take only the values that leave the rest's range able to reach
+// the window, each tried in turn (a bounded search; past its bound the accesses may meet). No vector whose
+// difference can reach the window ⇒ the two accesses never meet.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "EncodingState.h"
+#include "clcapture/encode/QueryOutcome.h"
 
 #include <array>
 #include <map>
@@ -43,14 +48,24 @@ public:
   /// The form of a bit-vector term of at most 64 bits; nullptr for a wider one.
   const AffineForm *of(const cvc5::Term &t);
   /// Whether the accesses at `offsetA` (size at most `sizeA` bytes) of work-item A and `offsetB` (at most
-  /// `sizeB`) of work-item B, in one memory object, may share a byte when A and B are distinct work-items.
-  bool mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const cvc5::Term &offsetB,
-               std::uint64_t sizeB);
+  /// `sizeB`) of work-item B, in one memory object, may share a byte when A and B are distinct work-items
+  /// related as `scope` says (the query asserts it: EncodingState::sameGroup or its negation).
+  bool mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const cvc5::Term &offsetB, std::uint64_t sizeB,
+               Scope scope);
 
 private:
+  /// coefficient × x for an integer x of [low, high]; x may be one id of a pair (`pair`), below or above
+  /// the other id of that pair.
+  struct Scaled {
+    Wide coefficient = 0, low = 0, high = 0;
+    int pair = -1;
+    bool below = false;
+  };
+  static bool sumMayReach(std::vector<Scaled> terms, Wide constant, Wide low, Wide high, std::size_t &steps);
   struct IdPair {
     cvc5::Term a, b;
     Wide max = 0;
+    bool group = false; ///< a pair of group ids (else local ids)
   };
   AffineForm atom(const cvc5::Term &t);
   std::optional<AffineForm> build(const cvc5::Term &t, unsigned depth);
@@ -62,6 +77,7 @@ private:
   std::unordered_set<cvc5::Term> m_idTerms;
   std::vector<IdPair> m_ids;      ///< the two work-items' group and local ids that are not constants
   bool m_idsAreVariables = false; ///< the all-equal direction is the same work-item (no open local size)
+  bool m_allGroupPairs = true;    ///< every dimension of several groups has its pair in m_ids
 };
 
 } // namespace clcapture::encode::detail

@@ -250,8 +250,9 @@ struct EncodingState {
   cvc5::Term sameGroup; ///< ... and are in one work-group
   /// Offsets as affine forms for the dependence test (AffineOffsets.h), built on the first race query.
   std::shared_ptr<detail::AffineForms> affineForms;
-  /// (site of A, site of B) → whether the dependence test lets them meet (asked once per pair).
-  std::map<std::pair<unsigned, unsigned>, bool> sitesMayMeet;
+  /// (site of A, site of B, Scope) → whether the dependence test lets them meet (asked once per pair and
+  /// scope).
+  std::map<std::tuple<unsigned, unsigned, int>, bool> sitesMayMeet;
   /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.
   struct LoggedQuery {
     std::string label;

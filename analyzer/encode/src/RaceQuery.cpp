@@ -279,7 +279,7 @@ QueryOutcome KernelEncoding::checkRace(const std::vector<unsigned> &aSites,
     return out;
   dropSitesOfOtherObjects(s, a, b);
   dropSitesApart(s, a, b);
-  dropSitesThatNeverMeet(s, a, b);
+  dropSitesThatNeverMeet(s, a, b, scope);
   if (a.empty() || b.empty())
     return out;
   bool local = s.sites[a[0]].space == MemorySpace::Local;

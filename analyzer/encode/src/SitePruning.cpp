@@ -120,13 +120,14 @@ void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsi
   keep(b, rb, ra);
 }
 
-void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b) {
+void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
+                            Scope scope) {
   if (a.size() * b.size() > kMaxDependencePairs)
     return;
   if (!s.affineForms)
     s.affineForms = std::make_shared<AffineForms>(s);
   auto meet = [&](unsigned ia, unsigned ib) {
-    auto [known, fresh] = s.sitesMayMeet.try_emplace({ia, ib}, true);
+    auto [known, fresh] = s.sitesMayMeet.try_emplace({ia, ib, static_cast<int>(scope)}, true);
     if (fresh) {
       const AccessRecord &ra = s.records[0][ia], &rb = s.records[1][ib];
       // Offsets compare only within one memory object; an object that is not a constant may be any.
@@ -134,7 +135,7 @@ void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vec
                         ra.pointer.object == rb.pointer.object;
       known->second =
           !sameObject || s.affineForms->mayMeet(ra.pointer.offset, s.tf.upperBoundAsserted(ra.size),
-                                                rb.pointer.offset, s.tf.upperBoundAsserted(rb.size));
+                                                rb.pointer.offset, s.tf.upperBoundAsserted(rb.size), scope);
     }
     return known->second;
   };

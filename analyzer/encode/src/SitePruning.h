@@ -8,6 +8,7 @@
 #pragma once
 
 #include "EncodingState.h"
+#include "clcapture/encode/QueryOutcome.h"
 
 #include <cstdint>
 #include <optional>
@@ -28,10 +29,11 @@ void dropSitesOfOtherObjects(EncodingState &s, std::vector<unsigned> &a, std::ve
 void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
 
 /// Pairs of sites that the dependence test (AffineOffsets.h, docs/semantics.md row 36) shows never share a
-/// byte for two distinct work-items: a site that meets no site of the other work-item is dropped (Rodinia's
-/// nw stores row ty of its tile to `index + cols·ty` in 16 unrolled stores, each a 0.5 s solver query against
-/// the other 16). Skipped for more than kMaxDependencePairs pairs.
-void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b);
+/// byte for two distinct work-items related as `scope` says: a site that meets no site of the other work-item
+/// is dropped (Rodinia's nw stores row ty of its tile to `index + cols·ty` in 16 unrolled stores, each a 0.5
+/// s solver query against the other 16). Skipped for more than kMaxDependencePairs pairs.
+void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
+                            Scope scope);
 constexpr std::size_t kMaxDependencePairs = 4096;
 
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or

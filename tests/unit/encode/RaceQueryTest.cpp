@@ -245,3 +245,91 @@ TEST_CASE("race: the dependence test settles tiles that interleave without a que
   REQUIRE(over.race);
   CHECK(over.race->offsetA == 4 * 7);
 }
+
+namespace {
+
+/// The solver queries asked so far (each `check-sat-assuming` of the encoding's log).
+std::size_t queriesAsked(encode::KernelEncoding &e) {
+  std::string log = e.smtLog();
+  std::size_t n = 0;
+  for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
+       at = log.find("check-sat-assuming", at + 1))
+    ++n;
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("race: the dependence test decides over the integers where interval bounds cannot", "[encode]") {
+  // Group g writes a[g·stride + 7·l] (l < 8, two groups): the rows overlap as intervals ([0, 49] and
+  // [stride, stride + 49]) and, per direction, 40 + 7·(l₁ − l₀) ranges over [−9, 89], which holds 0. But
+  // 40 = 7·k has no integer k: no query. At a stride of 42, work-item 6 of group 0 and work-item 0 of
+  // group 1 meet, and the search must keep the pair.
+  auto outcome = [](unsigned stride, std::size_t &queries) {
+    EncodedKernel e =
+        globalWrites("kernel void k(global int *a) {\n  a[get_group_id(0) * " + std::to_string(stride) +
+                     " + 7 * get_local_id(0)] = (int)get_global_id(0);\n}\n");
+    std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
+    REQUIRE(writes.size() == 1);
+    encode::QueryOutcome o = e->checkRace(writes, writes, Scope::AnyPair);
+    queries = queriesAsked(*e);
+    return o;
+  };
+  std::size_t queries = 0;
+  CHECK(outcome(40, queries).status == Status::Unsat);
+  CHECK(queries == 0);
+  encode::QueryOutcome meets = outcome(42, queries);
+  CHECK(queries == 1);
+  REQUIRE(meets.status == Status::Sat);
+  REQUIRE(meets.race);
+  CHECK(meets.race->offsetA == meets.race->offsetB);
+  CHECK(meets.race->a.group[0] != meets.race->b.group[0]);
+}
+
+TEST_CASE("race: the dependence test keeps a pair's two ids linked when it fixes one", "[encode]") {
+  // Work-item l writes a[20·l] and reads a[l + c]. For c = 21, 20·x − y = 21 needs y = 19 (x = 2) or y = −1
+  // (x = 1): outside [0, 15], so no query. For c = 20, work-item 0 reads a[20], which work-item 1 writes.
+  auto outcome = [](unsigned c, std::size_t &queries) {
+    EncodedKernel e =
+        encodeKernel("kernel void k(global int *a) {\n  size_t l = get_local_id(0);\n  int v = a[l + " +
+                         std::to_string(c) + "];\n  a[20 * l] = v;\n}\n",
+                     launch1D(16, 16, {bufferArgument(1)}));
+    std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global),
+                          reads = readsOf(*e, MemorySpace::Global);
+    REQUIRE(writes.size() == 1);
+    REQUIRE(reads.size() == 1);
+    encode::QueryOutcome o = e->checkRace(reads, writes, Scope::AnyPair);
+    queries = queriesAsked(*e);
+    return o;
+  };
+  std::size_t queries = 0;
+  CHECK(outcome(21, queries).status == Status::Unsat);
+  CHECK(queries == 0);
+  encode::QueryOutcome meets = outcome(20, queries);
+  CHECK(queries == 1);
+  REQUIRE(meets.status == Status::Sat);
+  REQUIRE(meets.race);
+  CHECK(meets.race->a.local[0] == 0);
+  CHECK(meets.race->b.local[0] == 1);
+}
+
+TEST_CASE("race: a same-group query fixes the group ids equal; a different-groups one needs them apart",
+          "[encode]") {
+  // s[l] in local memory: within one group only the same work-item writes one slot. The group ids are not
+  // in the address, but the same-group query makes them equal, so the all-equal local direction is the
+  // same work-item: no query.
+  EncodedKernel local = encodeKernel(neighbourRead(true), launch1D(16, 8, {bufferArgument(1)}));
+  std::vector<unsigned> slots = writesTo(*local, MemorySpace::Local);
+  REQUIRE(slots.size() == 1);
+  CHECK(local->checkRace(slots, slots, Scope::SameGroup).status == Status::Unsat);
+  CHECK(queriesAsked(*local) == 0);
+  // a[g·8 + l]: work-items of different groups never meet (no query); a[l]: they do.
+  EncodedKernel apart =
+      globalWrites("kernel void k(global int *a) { a[get_group_id(0) * 8 + get_local_id(0)] = 1; }");
+  std::vector<unsigned> rows = writesTo(*apart, MemorySpace::Global);
+  CHECK(apart->checkRace(rows, rows, Scope::DifferentGroups).status == Status::Unsat);
+  CHECK(queriesAsked(*apart) == 0);
+  EncodedKernel shared = globalWrites("kernel void k(global int *a) { a[get_local_id(0)] = 1; }");
+  std::vector<unsigned> same = writesTo(*shared, MemorySpace::Global);
+  CHECK(shared->checkRace(same, same, Scope::DifferentGroups).status == Status::Sat);
+}
