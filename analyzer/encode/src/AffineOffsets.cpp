@@ -49,6 +49,16 @@ bool settleRange(AffineForm &f, const std::unordered_map<cvc5::Term, std::pair<W
   return true;
 }
 
+/// gcd(a, b) for a, b ≥ 0 (std::gcd does not take __int128 under -std=c++17).
+Wide greatestCommonDivisor(Wide a, Wide b) {
+  while (b != 0) {
+    Wide r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
 /// Floor and ceiling of a / b for b > 0.
 Wide floorDiv(Wide a, Wide b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -77,6 +87,12 @@ bool AffineForms::sumMayReach(std::vector<Scaled> terms, Wide constant, Wide low
   if (terms.empty())
     return low <= constant && constant <= high;
   auto magnitude = [](Wide c) { return c < 0 ? -c : c; };
+  // Σ c·x is a multiple of the coefficients' greatest common divisor g: the window must hold one.
+  Wide g = 0;
+  for (const Scaled &t : terms)
+    g = greatestCommonDivisor(g, magnitude(t.coefficient));
+  if (g > 1 && floorDiv(high - constant, g) < ceilDiv(low - constant, g))
+    return false;
   auto largest = std::max_element(terms.begin(), terms.end(), [&](const Scaled &x, const Scaled &y) {
     return magnitude(x.coefficient) < magnitude(y.coefficient);
   });
@@ -176,7 +192,27 @@ std::optional<AffineForm> AffineForms::build(const cvc5::Term &t, unsigned depth
       return *c;
     return std::nullopt;
   }
-  case Kind::BITVECTOR_ADD:
+  case Kind::BITVECTOR_ADD: {
+    // A chain of additions (a barrier interval is 1 + 1 + … + 1, one per barrier before the access: hundreds
+    // deep) is read as one sum of its leaves. Every leaf's form is at least 0, so each partial sum lies
+    // between 0 and the whole sum: where the whole fits the width (checked below), no addition in the chain
+    // wraps.
+    std::vector<cvc5::Term> work{t};
+    while (!work.empty()) {
+      cvc5::Term at = work.back();
+      work.pop_back();
+      if (at.getKind() == Kind::BITVECTOR_ADD && widthOf(at) == w && !m_cache.count(at)) {
+        for (std::size_t i = 0; i < at.getNumChildren(); ++i)
+          work.push_back(at[i]);
+        continue;
+      }
+      const AffineForm *c = ofAt(at, depth + 1);
+      if (!c)
+        return std::nullopt;
+      addScaled(f, *c, 1);
+    }
+    break;
+  }
   case Kind::BITVECTOR_SUB:
     for (std::size_t i = 0; i < t.getNumChildren(); ++i) {
       const AffineForm *c = child(i);
@@ -235,6 +271,23 @@ const AffineForm *AffineForms::ofAt(const cvc5::Term &t, unsigned depth) {
 
 const AffineForm *AffineForms::of(const cvc5::Term &t) {
   return ofAt(t, 0);
+}
+
+bool AffineForms::mayBeEqual(const cvc5::Term &a, const cvc5::Term &b) {
+  const AffineForm *fa = of(a), *fb = of(b);
+  if (!fa || !fb)
+    return true;
+  AffineForm d = *fa;
+  addScaled(d, *fb, -1);
+  if (!settleRange(d, m_ranges))
+    return true;
+  std::vector<Scaled> terms;
+  for (const auto &[atom, c] : d.coefficients) {
+    auto [low, high] = m_ranges.at(atom);
+    terms.push_back({c, low, high});
+  }
+  std::size_t steps = 0;
+  return sumMayReach(terms, d.constant, 0, 0, steps);
 }
 
 bool AffineForms::mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const cvc5::Term &offsetB,

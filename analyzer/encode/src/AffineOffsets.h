@@ -52,6 +52,11 @@ public:
   /// related as `scope` says (the query asserts it: EncodingState::sameGroup or its negation).
   bool mayMeet(const cvc5::Term &offsetA, std::uint64_t sizeA, const cvc5::Term &offsetB, std::uint64_t sizeB,
                Scope scope);
+  /// Whether `a` and `b` (bit-vector terms of at most 64 bits) may take one value: their difference, each
+  /// atom over its own range (ids too, as independent atoms), decided over the integers. Barrier intervals
+  /// inside a loop that is not unrolled are c + n·iteration + k (n barriers an iteration, k before the
+  /// access): two whose k differ by less than n are never equal.
+  bool mayBeEqual(const cvc5::Term &a, const cvc5::Term &b);
 
 private:
   /// coefficient × x for an integer x of [low, high]; x may be one id of a pair (`pair`), below or above

@@ -193,9 +193,17 @@ format::Status ThreadEncoder::enterLoop(llvm::Loop &loop) {
   count.computable = !llvm::isa<llvm::SCEVCouldNotCompute>(taken);
   if (count.computable)
     count.taken = fromScev(taken);
-  if (barriers)
+  if (barriers) {
     if (auto status = enterBarrierLoop(loop, count.taken); !status)
       return status;
+    // Every block of the loop is reached only where k ≤ the back-edge count and k < 2^56 (enterBlock adds
+    // both to the header's reach, and the body's reach comes from the header's), so for every access in
+    // the loop k lies in that range; the asserted bounds are read only for accesses (pruning, intervals).
+    // Bounded, k·(intervals an iteration) is an integer sum that does not wrap (AffineOffsets.h).
+    m_tf.boundVariable(
+        k, std::min<std::uint64_t>((std::uint64_t{1} << 56) - 1,
+                                   m_tf.upperBoundAsserted(m_tf.resize(count.taken->term, 64, false))));
+  }
   Exactness how;
   if (count.taken) {
     count.bound = m_tf.ule(k, m_tf.resize(count.taken->term, 64, false));

@@ -253,6 +253,8 @@ struct EncodingState {
   /// (site of A, site of B, Scope) → whether the dependence test lets them meet (asked once per pair and
   /// scope).
   std::map<std::tuple<unsigned, unsigned, int>, bool> sitesMayMeet;
+  /// (site of A, site of B, local fence) → whether their barrier intervals may be equal (asked once).
+  std::map<std::tuple<unsigned, unsigned, bool>, bool> intervalsMayMeet;
   /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.
   struct LoggedQuery {
     std::string label;

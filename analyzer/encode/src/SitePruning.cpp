@@ -155,6 +155,41 @@ void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vec
   keep(b, keepB);
 }
 
+namespace {
+
+/// Intervals that are not constants (inside a loop that is not unrolled): a site is kept when its interval
+/// term may equal that of some site of the other work-item (AffineForms::mayBeEqual).
+void dropSitesInOtherLoopIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
+                                   bool local) {
+  if (a.size() * b.size() > kMaxIntervalPairs)
+    return;
+  if (!s.affineForms)
+    s.affineForms = std::make_shared<AffineForms>(s);
+  std::vector<bool> keepA(a.size(), false), keepB(b.size(), false);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      if (keepA[i] && keepB[j])
+        continue;
+      auto [known, fresh] = s.intervalsMayMeet.try_emplace({a[i], b[j], local}, true);
+      if (fresh)
+        known->second =
+            s.affineForms->mayBeEqual(epochOf(s.records[0][a[i]], local), epochOf(s.records[1][b[j]], local));
+      if (known->second)
+        keepA[i] = keepB[j] = true;
+    }
+  auto keep = [](std::vector<unsigned> &sites, const std::vector<bool> &kept) {
+    std::vector<unsigned> out;
+    for (std::size_t i = 0; i < sites.size(); ++i)
+      if (kept[i])
+        out.push_back(sites[i]);
+    sites = std::move(out);
+  };
+  keep(a, keepA);
+  keep(b, keepB);
+}
+
+} // namespace
+
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
                                bool local) {
   auto constantIntervals = [&](unsigned t, const std::vector<unsigned> &sites, std::set<std::uint64_t> &out) {
@@ -173,8 +208,10 @@ void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::
   for (unsigned id : b)
     if (s.sites[id].collective)
       return;
-  if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb))
+  if (!constantIntervals(0, a, ea) || !constantIntervals(1, b, eb)) {
+    dropSitesInOtherLoopIntervals(s, a, b, local);
     return;
+  }
   auto keep = [&](unsigned t, std::vector<unsigned> &sites, const std::set<std::uint64_t> &other) {
     sites.erase(std::remove_if(
                     sites.begin(), sites.end(),

@@ -35,9 +35,14 @@ void dropSitesApart(EncodingState &s, std::vector<unsigned> &a, std::vector<unsi
 void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
                             Scope scope);
 constexpr std::size_t kMaxDependencePairs = 4096;
+constexpr std::size_t kMaxIntervalPairs = 65536;
 
 /// Same-group pairs need one barrier interval: where every interval is a constant (straight-line or
-/// unrolled code), sites whose interval the other work-item never has cannot race and are dropped.
+/// unrolled code), sites whose interval the other work-item never has cannot race and are dropped. Where
+/// some are not (a loop with barriers that is not unrolled: c + n·iteration + k), a site is dropped when its
+/// interval can equal no interval of the other's sites over the integers (SHOC sort's bottom_scan: 16
+/// inlined scans of 8 steps in a loop, 128 writes of one source line, each in an interval of its own).
+/// Skipped for more than kMaxIntervalPairs pairs.
 void dropSitesInOtherIntervals(EncodingState &s, std::vector<unsigned> &a, std::vector<unsigned> &b,
                                bool local);
 
