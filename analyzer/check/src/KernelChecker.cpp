@@ -130,6 +130,12 @@ private:
     return false;
   }
 
+  /// Tells CheckContext::onStep what the next query asks.
+  void step(const std::string &question) {
+    if (m_c.onStep)
+      m_c.onStep("while asking the solver " + question);
+  }
+
   QueryOutcome count(QueryOutcome o) {
     ++m_out.queries;
     if (o.deadlineHit)
@@ -141,9 +147,10 @@ private:
     for (const encode::BarrierSite &b : m_e.barriers()) {
       if (outOfBudget())
         return;
-      QueryOutcome o = count(m_e.checkDivergence(b.id));
       report::SourceLocation at = locationOf(b.inst, m_c);
       std::string where = at.file + ":" + std::to_string(at.line);
+      step("whether two work-items of one group disagree on reaching the " + b.function + " at " + where);
+      QueryOutcome o = count(m_e.checkDivergence(b.id));
       if (o.status == QueryOutcome::Status::Unknown) {
         m_out.undecided.push_back(b.function + " at " + where + ": " + o.unknownReason);
         continue;
@@ -281,8 +288,13 @@ private:
   /// What the pair gave in `scope`: nothing (proven, or left undecided with its reason), a benign finding
   /// (every writer stores the same value), or a harmful one.
   PairOutcome checkPlaces(const Place &pa, const Place &pb, Scope scope) {
-    QueryOutcome o = askPlaces(pa, pb, scope);
     std::string pair = pa.where + " and " + pb.where;
+    step("whether the accesses at " + pair + " race (" +
+         (scope == Scope::SameGroup         ? "two work-items of one group"
+          : scope == Scope::DifferentGroups ? "work-items of different groups"
+                                            : "any two work-items") +
+         ")");
+    QueryOutcome o = askPlaces(pa, pb, scope);
     if (o.status == QueryOutcome::Status::Unknown) {
       m_out.undecided.push_back("accesses at " + pair + ": " + o.unknownReason);
       return PairOutcome::NoFinding;
@@ -339,6 +351,7 @@ private:
       // computeNonbonded: one query ran past 60 s).
       constexpr long long kBoundsBudgetMs = 5000;
       std::optional<long long> settled = settledBudget();
+      step("whether the access at " + place.where + " stays inside its memory");
       QueryOutcome o = count(
           m_e.checkBounds(place.sites, settled ? std::min(*settled, kBoundsBudgetMs) : kBoundsBudgetMs));
       if (o.status == QueryOutcome::Status::Unknown) {

@@ -70,15 +70,17 @@ InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, do
   case Ending::TimedOut:
     r.verdict = report::Verdict::Unknown;
     r.errorKind = report::ErrorKind::Timeout;
-    r.reason =
-        "timed out: still running at the " + secondsText(limitSeconds) +
-        " s limit in a step that does not stop by itself (one solver query, or compiling), and ended there";
+    r.reason = "timed out: still running at the " + secondsText(limitSeconds) + " s limit in a step that " +
+               (outcome.step.empty() ? std::string("does not stop by itself (one solver query, or compiling)")
+                                     : "does not stop by itself, " + outcome.step) +
+               ", and ended there";
     break;
   case Ending::OverMemory:
     r.verdict = report::Verdict::Unknown;
     r.reason = "over the memory budget: the analysis held " + std::to_string(outcome.memoryBytes >> 20) +
                " MiB, more than --max-memory=" + std::to_string(options.maxMemoryBytes >> 20) +
-               " MiB allows with the allocator's own share, and was stopped";
+               " MiB allows with the allocator's own share, and was stopped" +
+               (outcome.step.empty() ? std::string() : " " + outcome.step);
     break;
   case Ending::Crashed:
     r.verdict = report::Verdict::Error;
@@ -88,6 +90,8 @@ InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, do
                          std::string(strsignal(outcome.signal)) + ")"
                    : std::string("internal error: the analysis process ended without a result "
                                  "(killed from outside: the system's out-of-memory killer?)");
+    if (!outcome.step.empty())
+      r.reason += ", " + outcome.step;
     r.reason += "; --in-process runs the analysis inside clcapture-verify, for a debugger";
     break;
   case Ending::Replied:

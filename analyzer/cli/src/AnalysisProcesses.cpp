@@ -21,10 +21,12 @@ namespace {
 
 // Both directions carry frames: a tag byte, the payload's length (8 bytes, this machine's order), the
 // payload. The driver sends 'Q' (the request); a child answers 'R' (the reply) or, from a fatal signal's
-// handler, 'S' (the signal number as 4 bytes).
+// handler, 'S' (the signal number as 4 bytes), after any number of 'P' frames (the step it is at, as text:
+// AnalysisProcesses::reportStep).
 constexpr char kRequest = 'Q';
 constexpr char kReply = 'R';
 constexpr char kSignal = 'S';
+constexpr char kStep = 'P';
 constexpr std::size_t kHeader = 1 + sizeof(std::uint64_t);
 
 bool sendAll(int fd, const char *data, std::size_t n) {
@@ -344,6 +346,12 @@ AnalysisProcesses::Outcome AnalysisProcesses::run(const std::string &request, co
       if (got <= 0)
         break; // the child is gone: what it sent is all there is
       received.append(buffer, static_cast<std::size_t>(got));
+      while (completeFrame(received) && received[0] == kStep) {
+        std::uint64_t size = 0;
+        std::memcpy(&size, received.data() + 1, sizeof size);
+        outcome.step = received.substr(kHeader, size);
+        received.erase(0, kHeader + size);
+      }
       if (completeFrame(received))
         break; // not waiting for its exit: that unmaps its memory, which takes a while
       continue;
@@ -370,7 +378,22 @@ AnalysisProcesses::Outcome AnalysisProcesses::run(const std::string &request, co
     ::close(pidfd);
   if (outcome.ending == Ending::TimedOut || outcome.ending == Ending::OverMemory)
     return outcome;
-  return readOutcome(received);
+  std::string step = std::move(outcome.step);
+  outcome = readOutcome(received);
+  outcome.step = std::move(step);
+  return outcome;
+}
+
+void AnalysisProcesses::reportStep(const std::string &step) {
+  if (g_replySocket < 0)
+    return; // not a child: nobody to tell
+  // One send of the whole frame, so that a fatal signal's frame cannot fall inside it.
+  std::string frame(kHeader, '\0');
+  frame[0] = kStep;
+  std::uint64_t size = step.size();
+  std::memcpy(frame.data() + 1, &size, sizeof size);
+  frame += step;
+  (void)!::send(g_replySocket, frame.data(), frame.size(), MSG_NOSIGNAL);
 }
 
 } // namespace clcapture::verify

@@ -74,6 +74,7 @@ analyzeInstantiation(const format::Capture &capture, std::size_t index, const fo
       requestFor(capture, index, inst, facts, options, limitSeconds, openValues);
   AllocationWindow heap; // this thread's heap from here on is the analysis's
   request.peakHeapBytes = [&heap] { return heap.peakBytes(); };
+  request.onStep = AnalysisProcesses::reportStep; // a child's driver hears it; elsewhere nothing happens
 
   auto start = std::chrono::steady_clock::now();
   if (limitSeconds > 0)

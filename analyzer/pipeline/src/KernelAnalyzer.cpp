@@ -67,6 +67,12 @@ report::InstantiationResult outOfMemory(const AnalysisRequest &request, const st
           " MiB, more than --max-memory=" + std::to_string(request.options.maxMemoryBytes >> 20) + " MiB");
 }
 
+/// Tells request.onStep, if set, that `step` starts.
+void tell(const AnalysisRequest &request, const std::string &step) {
+  if (request.onStep)
+    request.onStep(step);
+}
+
 bool pastDeadline(const AnalysisRequest &request) {
   return request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
 }
@@ -81,6 +87,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
                                             frontend::CompiledKernel &kernel) {
   const format::Instantiation &inst = *request.instantiation;
   model::applyRequiredWorkGroupSize(kernel.entry(), launch);
+  tell(request, "while specialising the kernel to the launch");
   model::SpecializeReport specialised = model::specializeToLaunch(kernel.entry(), launch);
   if (specialised.undefined)
     return fail(report::Verdict::Unknown, report::ErrorKind::None,
@@ -94,6 +101,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
     writeFile(dumpPath(*request.options.dumpIrDir, request.index, inst.entryPoint, ".ll"),
               frontend::printModule(kernel.module()));
 
+  tell(request, "while encoding the launch for the solver");
   encode::EncodeOptions encodeOptions;
   encodeOptions.deadline = request.deadline;
   encodeOptions.overMemory = [&request] { return overMemory(request); };
@@ -116,6 +124,7 @@ report::InstantiationResult analyzeCompiled(const AnalysisRequest &request, mode
   context.races = request.options.checkRaces;
   context.divergence = request.options.checkDivergence;
   context.bounds = request.options.checkBounds;
+  context.onStep = request.onStep;
   check::CheckOutcome outcome = check::checkKernel(**encoding, context);
   if (request.options.dumpSmt2Dir)
     writeFile(dumpPath(*request.options.dumpSmt2Dir, request.index, inst.entryPoint, ".smt2"),
@@ -194,8 +203,10 @@ report::InstantiationResult KernelAnalyzer::analyze(const AnalysisRequest &reque
   if (!compile)
     return fail(report::Verdict::Error, report::ErrorKind::Other, compile.error());
   std::optional<PreparedKernel> prepared = m_prepared ? m_prepared->take(*compile) : std::nullopt;
-  if (!prepared)
+  if (!prepared) {
+    tell(request, "while compiling " + inst.kernelFile);
     prepared = compileAndNormalize(compiler(), *compile);
+  }
   if (!prepared->compileError.empty())
     return fail(report::Verdict::Error, report::ErrorKind::Compile, prepared->compileError);
   if (overMemory(request))

@@ -201,4 +201,39 @@ TEST_CASE("the words between driver and child: request, reply, and a child that 
   auto m = verify::resultOfEnding(over, 4.5, options);
   CHECK(m.verdict == report::Verdict::Unknown);
   CHECK(m.reason.find("900 MiB, more than --max-memory=512 MiB") != std::string::npos);
+  // With the step the child reported, the reason names it.
+  timedOut.step = "while asking the solver whether the accesses at k.cl:3:5 and k.cl:3:5 race";
+  CHECK(
+      verify::resultOfEnding(timedOut, 4.5, options).reason ==
+      "timed out: still running at the 4.5 s limit in a step that does not stop by itself, while asking the "
+      "solver whether the accesses at k.cl:3:5 and k.cl:3:5 race, and ended there");
+  crashed.step = "while compiling k.cl";
+  CHECK(verify::resultOfEnding(crashed, 4.5, options)
+            .reason.find("(signal 11, Segmentation fault), while "
+                         "compiling k.cl;") != std::string::npos);
+}
+
+TEST_CASE("the step a child reported last comes with its ending: ended at its deadline, crashed, or replied",
+          "[processes]") {
+  auto processes = startOrFail([](const std::string &request) -> std::string {
+    AnalysisProcesses::reportStep("while compiling");
+    AnalysisProcesses::reportStep("while asking the solver whether " + request);
+    if (request == "hang")
+      forever();
+    if (request == "segv")
+      ::raise(SIGSEGV);
+    return "answered " + request;
+  });
+  auto hung = processes->run("hang", within(0.2));
+  CHECK(hung.ending == AnalysisProcesses::Ending::TimedOut);
+  CHECK(hung.step == "while asking the solver whether hang");
+  auto crashed = processes->run("segv", {});
+  CHECK(crashed.ending == AnalysisProcesses::Ending::Crashed);
+  CHECK(crashed.signal == SIGSEGV);
+  CHECK(crashed.step == "while asking the solver whether segv");
+  auto replied = processes->run("quick", {});
+  CHECK(replied.ending == AnalysisProcesses::Ending::Replied);
+  CHECK(replied.reply == "answered quick"); // the step frames before it are not part of the reply
+  CHECK(replied.step == "while asking the solver whether quick");
+  AnalysisProcesses::reportStep("outside a child: nobody is told, nothing breaks");
 }

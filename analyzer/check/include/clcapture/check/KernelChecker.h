@@ -35,6 +35,8 @@ struct CheckContext {
   std::function<bool()> overMemory;
   /// Which checks to run (--checks): races (data races), divergence (barriers), bounds (memory safety).
   bool races = true, divergence = true, bounds = false;
+  /// Told before each solver query what it asks ("while asking the solver whether …"); may be unset.
+  std::function<void(const std::string &)> onStep;
 };
 
 struct CheckOutcome {

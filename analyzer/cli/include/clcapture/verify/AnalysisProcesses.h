@@ -62,10 +62,17 @@ public:
     int signal = 0;
     std::uint64_t memoryBytes = 0;
     std::string detail;
+    /// The last step the child reported (reportStep) before it replied or was ended; empty if none.
+    std::string step;
   };
 
   /// Runs the handler on `request` in a new child and waits for its reply within `limits`. Thread-safe.
   Outcome run(const std::string &request, const Limits &limits);
+
+  /// Called by a handler in a child: tells the driver what it does now (a query, compiling), so that a
+  /// child ended at its limit, or crashed, is reported with the step it was at (Outcome::step). Nothing
+  /// outside a child.
+  static void reportStep(const std::string &step);
 
 private:
   AnalysisProcesses(int control, pid_t zygote) : m_control(control), m_zygote(zygote) {}

@@ -66,6 +66,10 @@ struct AnalysisRequest {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// The most heap this analysis has held so far (verify/AllocationAccount.h); unset when not counted.
   std::function<std::uint64_t()> peakHeapBytes;
+  /// Told each step as it starts ("while compiling the kernel", "while asking the solver whether …"), so
+  /// that an analysis ended from outside at its limit can be reported with the step it was at; unset: no one
+  /// is told.
+  std::function<void(const std::string &)> onStep;
   /// Scalars the instantiation leaves without a value that take one of these values (as captures.json
   /// writes them): the launches of a parametric group (verify/ParametricGroups.h). The analysis covers
   /// every value these bound (model::ArgumentFact::candidates), not only these; a scalar absent here is
