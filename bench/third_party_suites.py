@@ -648,9 +648,10 @@ def og_label(tree, name, text):
 
 
 # Oclgrind's MemCheck errors that clcapture-verify's bounds check (--checks=all) reports: out-of-bounds and
-# NULL accesses. Its memcheck/ tests with no error are the clean half. Access modes (a read of a write-only
-# buffer) are not checked yet: those tests stay out of scope.
-OG_MEMORY_ERROR = re.compile(r"Invalid (read|write) of size|exceeds static array size")
+# NULL accesses, and access modes (a read of a write-only buffer, a write to a read-only one). Its memcheck/
+# tests with no error are the clean half.
+OG_MEMORY_ERROR = re.compile(r"Invalid (read|write) of size|exceeds static array size"
+                             r"|Invalid read from write-only buffer|Invalid write to read-only buffer")
 OG_CONSEQUENCE = re.compile(r"Uninitialized value")  # what an invalid read returned, used later
 
 

@@ -79,6 +79,7 @@ def sim_for(path, text, options, contents=None):
     header = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
     glob = loc = None
     entry = None
+    modes = {}
     it = iter(opts)
     for o in it:
         if o.startswith("--global_size="):
@@ -96,6 +97,9 @@ def sim_for(path, text, options, contents=None):
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             header[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
+        elif o == "--mem-flags":  # the buffer's CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY: .sim's ro / wo
+            key, value = next(it).split("=", 1)
+            modes[key] = " ro" if "CL_MEM_READ_ONLY" in value else " wo" if "CL_MEM_WRITE_ONLY" in value else ""
     if loc is None:
         return None, "no local size"
     if header["alias"]:
@@ -124,7 +128,7 @@ def sim_for(path, text, options, contents=None):
             if name in header["data"]:
                 how, values = header["data"][name].split(":", 1)
                 ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
-                lines.append(f"<size={4 * len(ints)} int> " + " ".join(map(str, ints)))
+                lines.append(f"<size={4 * len(ints)} int{modes.get(name, '')}> " + " ".join(map(str, ints)))
             else:
                 # Distinct values everywhere: with equal values Oclgrind would call every write-write race
                 # uniform and suppress it, where the capture leaves the contents open.
@@ -134,13 +138,14 @@ def sim_for(path, text, options, contents=None):
                     for index, value in contents[name].items():
                         if index < len(ints):
                             ints[index] = value
-                    lines.append(f"<size={size} int> " + " ".join(map(str, ints)))
+                    lines.append(f"<size={size} int{modes.get(name, '')}> " + " ".join(map(str, ints)))
                 else:
-                    lines.append(f"<size={size} int range=1:1:{size // 4}>")
+                    lines.append(f"<size={size} int range=1:1:{size // 4}{modes.get(name, '')}>")
     return "\n".join(lines) + "\n", expected
 
 
-INVALID_ACCESS = r"Invalid (read|write) of size \d+ at \w+ memory address \S+|exceeds static array size"
+INVALID_ACCESS = (r"Invalid (read|write) of size \d+ at \w+ memory address \S+|exceeds static array size"
+                  r"|Invalid read from write-only buffer|Invalid write to read-only buffer")
 
 
 def checks_bounds(text):
@@ -224,7 +229,8 @@ def main():
             # Memory safety: MemCheck's invalid accesses against the out-of-bounds and null findings. A race
             # through NULL is the null dereference seen twice, not a race Oclgrind could observe.
             invalid = bool(re.search(INVALID_ACCESS, out))
-            unsafe = [f for f in result["findings"] if f["kind"] in ("out-of-bounds", "null-dereference")]
+            unsafe = [f for f in result["findings"]
+                      if f["kind"] in ("out-of-bounds", "null-dereference", "access-mode")]
             if invalid and verdict == "verified":
                 failures += 1
                 print(f"FAIL  {name}: Oclgrind's MemCheck sees an invalid access that clcapture-verify misses:\n{out}")

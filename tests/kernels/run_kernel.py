@@ -13,6 +13,7 @@ The kernel file carries its expectation :
   line 2   //--global_size=256 [--local_size=64] [--global_offset=0] [--entry=NAME]
            [--arg NAME=0xHEX]...   a scalar's captured value (device byte order, docs/contract.md §3)
            [--size NAME=BYTES]...  an array argument's size
+           [--mem-flags NAME=CL_MEM_READ_ONLY[|CL_MEM_…]]...  a buffer's flags (default CL_MEM_READ_WRITE)
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
@@ -233,6 +234,9 @@ def launch_of(text, options):
             if value not in ("yes", "no"):
                 raise SystemExit(f"--device-non-uniform takes yes or no, not {value}")
             launch["device_non_uniform"] = value == "yes"
+        elif o == "--mem-flags":  # NAME=CL_MEM_READ_ONLY[|CL_MEM_…]: the buffer's flags (default read-write)
+            key, value = next(it).split("=", 1)
+            launch.setdefault("flags", {})[key] = value.split("|")
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value

@@ -375,7 +375,10 @@ private:
   void reportBounds(const encode::BoundsWitness &w) {
     const AccessSite &site = m_e.accesses()[w.site];
     report::Finding f;
-    f.kind = w.null ? report::FindingKind::NullDereference : report::FindingKind::OutOfBounds;
+    f.kind = w.null                  ? report::FindingKind::NullDereference
+             : !w.accessMode.empty() ? report::FindingKind::AccessMode
+                                     : report::FindingKind::OutOfBounds;
+    f.accessMode = w.accessMode;
     f.values = witnessValues(w.values);
     f.localSize = w.localSize;
     f.memory = site.space == MemorySpace::Local     ? format::AddressSpace::Local

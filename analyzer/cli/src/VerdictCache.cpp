@@ -40,7 +40,8 @@ constexpr Verdict kVerdicts[] = {Verdict::Verified, Verdict::Defects, Verdict::U
 constexpr ErrorKind kErrorKinds[] = {ErrorKind::None, ErrorKind::Compile, ErrorKind::Timeout,
                                      ErrorKind::Other};
 constexpr FindingKind kFindingKinds[] = {FindingKind::DataRace, FindingKind::BarrierDivergence,
-                                         FindingKind::OutOfBounds, FindingKind::NullDereference};
+                                         FindingKind::OutOfBounds, FindingKind::NullDereference,
+                                         FindingKind::AccessMode};
 constexpr FindingSeverity kSeverities[] = {FindingSeverity::Error, FindingSeverity::Warning};
 constexpr Conflict kConflicts[] = {Conflict::ReadWrite,   Conflict::WriteRead,   Conflict::WriteWrite,
                                    Conflict::AtomicWrite, Conflict::WriteAtomic, Conflict::AtomicRead,
@@ -140,6 +141,9 @@ std::string resultToJson(const InstantiationResult &r) {
                         {"values", std::move(values)},
                         {"local_size", f.localSize ? Json(*f.localSize) : Json(nullptr)},
                         {"message", f.message}});
+    if (!f.accessMode.empty())
+      findings.back()["access_mode"] =
+          f.accessMode; // written only where set: entries stay as small as before
   }
   Json j = {{"entry_point", r.entryPoint},
             {"kernel_file", r.kernelFile},
@@ -195,6 +199,8 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.size = jf.at("size").get<std::uint64_t>();
       f.extent = jf.at("extent").get<std::uint64_t>();
       f.withinObject = jf.at("within_object").get<bool>();
+      if (auto mode = jf.find("access_mode"); mode != jf.end() && mode->is_string())
+        f.accessMode = mode->get<std::string>(); // absent from entries written before access modes
       f.message = jf.at("message").get<std::string>();
       for (const Json &v : jf.at("values")) {
         if (!v.is_array() || v.size() != 2)

@@ -11,6 +11,7 @@
 #include "Witnesses.h"
 #include "clcapture/encode/KernelEncoding.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,9 @@ cvc5::Term insideRegion(TermFactory &tf, const cvc5::Term &offset, const cvc5::T
                  tf.land(tf.ule(size, room), tf.ule(from, tf.op(cvc5::Kind::BITVECTOR_SUB, {room, size}))));
 }
 
-/// Work-item A's access at `site` leaves its memory: through NULL, or outside every region of a sized object.
-cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
+/// The access through `r`'s pointer leaves its memory: through NULL, or outside every region of a sized
+/// object (not yet joined with its reach).
+cvc5::Term leaves(EncodingState &s, const AccessRecord &r) {
   TermFactory &tf = s.tf;
   const cvc5::Term &object = r.pointer.object, &offset = r.pointer.offset;
   cvc5::Term bad = tf.eq(object, tf.constant(64, kNullObject));
@@ -51,17 +53,44 @@ cvc5::Term outside(EncodingState &s, const AccessRecord &r) {
   }
   if (!r.pointer.beyondArray.isNull()) // inside the object, past an array in it
     bad = tf.lor(bad, r.pointer.beyondArray);
+  return bad;
+}
+
+/// The objects `site` may not touch as it does: a write to a read-only object, a read of a write-only one
+/// (an atomic does both).
+std::vector<std::uint64_t> forbiddenObjects(const EncodingState &s, const AccessSite &site) {
+  std::vector<std::uint64_t> out;
+  if (site.writes)
+    out.insert(out.end(), s.readOnlyObjects.begin(), s.readOnlyObjects.end());
+  if (site.reads)
+    out.insert(out.end(), s.writeOnlyObjects.begin(), s.writeOnlyObjects.end());
+  return out;
+}
+
+/// The access at `site` touches an object the host's flags forbid it (not yet joined with its reach).
+cvc5::Term misuses(EncodingState &s, const AccessRecord &r, const AccessSite &site) {
+  TermFactory &tf = s.tf;
+  cvc5::Term bad = tf.boolean(false);
+  for (std::uint64_t object : forbiddenObjects(s, site))
+    bad = tf.lor(bad, tf.eq(r.pointer.object, tf.constant(64, object)));
+  return bad;
+}
+
+/// Work-item A reaches the access at `site` and it leaves its memory or touches an object it may not.
+cvc5::Term outside(EncodingState &s, const AccessRecord &r, const AccessSite &site) {
+  TermFactory &tf = s.tf;
   cvc5::Term some = tf.lnot(tf.eq(r.size, tf.constant(64, 0)));
-  return tf.land(r.reach, tf.land(some, bad));
+  return tf.land(r.reach, tf.land(some, tf.lor(leaves(s, r), misuses(s, r, site))));
 }
 
 /// Whether interval arithmetic alone shows the access inside its memory, so no query is needed: its object is
 /// one constant, not NULL, and either not checked or its offsets and size fit one region.
-bool provablyInside(EncodingState &s, const AccessRecord &r) {
+bool provablyInside(EncodingState &s, const AccessRecord &r, const AccessSite &site) {
   if (!r.pointer.object.isBitVectorValue() || !r.pointer.beyondArray.isNull())
     return false;
   std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
-  if (object == kNullObject)
+  std::vector<std::uint64_t> forbidden = forbiddenObjects(s, site);
+  if (object == kNullObject || std::count(forbidden.begin(), forbidden.end(), object))
     return false;
   auto regions = s.objectRegions.find(object);
   if (regions == s.objectRegions.end())
@@ -109,6 +138,14 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
   w.null = object == kNullObject;
   w.beyondArray =
       !r.pointer.beyondArray.isNull() && s.solver.getValue(r.pointer.beyondArray).getBooleanValue();
+  // Inside its memory but on an object the host's flags forbid this access: an access-mode finding.
+  const AccessSite &site = s.sites[sites[chosen]];
+  if (s.solver.getValue(misuses(s, r, site)).getBooleanValue() &&
+      !s.solver.getValue(leaves(s, r)).getBooleanValue()) {
+    bool wrote = site.writes && s.readOnlyObjects.count(object);
+    w.accessMode = wrote ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY";
+    w.writes = wrote;
+  }
   w.offset = offset;
   if (auto named = s.objectNames.find(object); named != s.objectNames.end())
     w.object = named->second;
@@ -139,10 +176,10 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
   std::vector<Exactness> how;
   for (unsigned id : siteIds) {
     const AccessRecord &r = s.records[0][id];
-    if (!r.present || s.sites[id].image || provablyInside(s, r))
+    if (!r.present || s.sites[id].image || provablyInside(s, r, s.sites[id]))
       continue; // an image's pixel: its extent is not a byte range
     sites.push_back(id);
-    terms.push_back(outside(s, r));
+    terms.push_back(outside(s, r, s.sites[id]));
     how.push_back(r.reachHow & r.pointer.how & r.sizeHow);
   }
   try {

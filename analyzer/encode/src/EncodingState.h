@@ -172,7 +172,10 @@ struct EncodingState {
   /// argument's captured size, a program-scope local or constant array's declared size. An object absent
   /// here is not checked (its size is not known).
   std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> objectRegions;
-  std::set<std::string> unsizedObjects;   ///< the names of the memory arguments whose size is not known
+  std::set<std::string> unsizedObjects; ///< the names of the memory arguments whose size is not known
+  /// Memory objects every buffer argument on which the host made CL_MEM_READ_ONLY (a write to them is
+  /// undefined) or CL_MEM_WRITE_ONLY (a read is), from the captured flags (docs/semantics.md row 37f).
+  std::set<std::uint64_t> readOnlyObjects, writeOnlyObjects;
   std::set<std::uint64_t> writtenObjects; ///< objects some store/atomic may write; kWrittenUnknown: any
   /// Memory no write reaches and whose bytes the launch does not give (or gives beyond
   /// maxCapturedTableBytes): one open array (offset → byte) per object, read by both work-items, so two

@@ -181,6 +181,8 @@ void setUpSharedValues(EncodingState &s) {
   }
   s.objectNames[kNullObject] = "NULL"; // a race through it reads "race on NULL[3]"
   std::set<std::uint64_t> unsized;     // objects some argument reaches without a known region
+  // Objects with a buffer argument that is (is not) read-only, and likewise write-only.
+  std::set<std::uint64_t> readOnly, writable, writeOnly, readableToo;
   for (llvm::Argument &arg : s.kernel.args()) {
     unsigned no = arg.getArgNo();
     const model::ArgumentFact *fact = no < s.launch.arguments.size() ? &s.launch.arguments[no] : nullptr;
@@ -212,6 +214,12 @@ void setUpSharedValues(EncodingState &s) {
         s.objectNames[object] = argumentName(arg, s.launch);
       if (object == kNullObject)
         continue;
+      if (fact && fact->kind == model::ArgumentFact::Kind::Buffer) {
+        // An object is read-only (write-only) only when every buffer argument on it is: another argument
+        // may reach the same bytes with the other right (a sub-buffer's flags are its own).
+        (fact->readOnly ? readOnly : writable).insert(object);
+        (fact->writeOnly ? writeOnly : readableToo).insert(object);
+      }
       bool sized = fact && fact->size && !fact->originOpen &&
                    (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
       if (sized)
@@ -258,6 +266,12 @@ void setUpSharedValues(EncodingState &s) {
   // that argument may lie anywhere in it.
   for (std::uint64_t object : unsized)
     s.objectRegions.erase(object);
+  for (std::uint64_t object : readOnly)
+    if (!writable.count(object))
+      s.readOnlyObjects.insert(object);
+  for (std::uint64_t object : writeOnly)
+    if (!readableToo.count(object))
+      s.writeOnlyObjects.insert(object);
 }
 
 } // namespace clcapture::encode::detail

@@ -5,6 +5,7 @@
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/ScalarCodec.h"
 
+#include <algorithm>
 #include <variant>
 
 namespace clcapture::model {
@@ -67,6 +68,10 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
         a.kind =
             *a.space == fmt::AddressSpace::Local ? ArgumentFact::Kind::Local : ArgumentFact::Kind::Buffer;
         a.size = arr->size;
+        if (arr->flags) {
+          a.readOnly = std::count(arr->flags->begin(), arr->flags->end(), "CL_MEM_READ_ONLY") > 0;
+          a.writeOnly = std::count(arr->flags->begin(), arr->flags->end(), "CL_MEM_WRITE_ONLY") > 0;
+        }
         if (arr->data)
           a.data = captureDir / *arr->data;
         a.null = af && af->kind == fmt::ArgumentKind::NullBuffer;

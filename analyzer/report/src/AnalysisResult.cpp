@@ -33,12 +33,14 @@ const char *toString(FindingKind k) {
     return "out-of-bounds";
   case FindingKind::NullDereference:
     return "null-dereference";
+  case FindingKind::AccessMode:
+    return "access-mode";
   }
   return "data-race";
 }
 
 bool memorySafety(FindingKind k) {
-  return k == FindingKind::OutOfBounds || k == FindingKind::NullDereference;
+  return k == FindingKind::OutOfBounds || k == FindingKind::NullDereference || k == FindingKind::AccessMode;
 }
 
 std::size_t accessCount(const Finding &f) {
@@ -132,6 +134,8 @@ std::string defaultMessage(const Finding &f) {
     return access + " through a null pointer" + witnessValuesText(f);
   if (f.kind == FindingKind::OutOfBounds)
     return "out-of-bounds " + access + " on " + describeElement(f) + witnessValuesText(f);
+  if (f.kind == FindingKind::AccessMode)
+    return access + " of " + describeElement(f) + " in a " + f.accessMode + " buffer" + witnessValuesText(f);
   std::string conflict = toString(f.conflict);
   if (f.benign)
     return "possible benign " + conflict + " race on " + describeElement(f) + witnessValuesText(f);
@@ -159,9 +163,9 @@ bool findingLess(const Finding &a, const Finding &b) {
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
   return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.offset, a.size, a.extent,
-                  a.withinObject, a.values, a.localSize,
-                  a.message) < std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.offset,
-                                        b.size, b.extent, b.withinObject, b.values, b.localSize, b.message);
+                  a.withinObject, a.accessMode, a.values, a.localSize, a.message) <
+         std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.offset, b.size, b.extent,
+                  b.withinObject, b.accessMode, b.values, b.localSize, b.message);
 }
 
 } // namespace

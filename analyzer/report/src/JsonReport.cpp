@@ -112,10 +112,12 @@ void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into) {
     into["index"] = f.index;
   into["offset"] = f.offset;
   into["size"] = f.size;
-  if (f.kind == FindingKind::OutOfBounds)
+  if (f.kind == FindingKind::OutOfBounds || f.kind == FindingKind::AccessMode)
     into["object_bytes"] = f.extent;
   if (f.withinObject)
     into["within_object"] = true;
+  if (!f.accessMode.empty())
+    into["access_mode"] = f.accessMode;
 }
 
 void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into) {

@@ -36,6 +36,10 @@ constexpr Rule kRules[] = {
      "error"},
     {"null-dereference", "NullDereference", "Access through a null pointer",
      "A work-item reads or writes through a null pointer (C99 §6.5.3.2 ¶4: behaviour undefined).", "error"},
+    {"access-mode", "AccessMode", "Access the buffer's flags forbid",
+     "A work-item writes a buffer the host created CL_MEM_READ_ONLY, or reads one created CL_MEM_WRITE_ONLY "
+     "(OpenCL 1.2 §5.2.1, Table 5.3: behaviour undefined).",
+     "error"},
     {"unknown", "VerificationIncomplete", "Kernel launch neither verified nor refuted",
      "The analysis could neither prove this launch free of data races and barrier divergence nor find a "
      "witness (bound reached, solver timeout or an unsupported construct); see the message.",
@@ -45,8 +49,12 @@ constexpr Rule kRules[] = {
      "build options; see the message.",
      "note"},
 };
-constexpr std::size_t kUnknownRule = 4;
-constexpr std::size_t kErrorRule = 5;
+/// After the finding kinds' rules (FindingKind's order, the last being AccessMode): unknown, then error.
+constexpr std::size_t kUnknownRule = static_cast<std::size_t>(FindingKind::AccessMode) + 1;
+constexpr std::size_t kErrorRule = kUnknownRule + 1;
+static_assert(kRules[kUnknownRule].id[0] == 'u' && kRules[kErrorRule].id[0] == 'a' &&
+                  kRules[kErrorRule].id[1] == 'n',
+              "kRules: the finding kinds in FindingKind's order, then unknown, then analysis-error");
 
 /// The rule of a finding: kRules lists the finding kinds first, in FindingKind's order.
 std::size_t ruleOf(FindingKind k) {

@@ -47,6 +47,8 @@ std::string memorySafetyDetail(const Finding &f) {
   std::string bytes = "bytes " + std::to_string(f.offset) + ".." + std::to_string(last);
   if (f.kind == FindingKind::NullDereference)
     return bytes + " from NULL";
+  if (f.kind == FindingKind::AccessMode) // the message names the flag
+    return std::string(format::toString(f.memory)) + " memory, " + bytes + " of " + std::to_string(f.extent);
   std::string s = std::string(format::toString(f.memory)) + " memory, " + bytes + " of " +
                   std::to_string(f.extent) + ": ";
   auto extent = static_cast<std::int64_t>(f.extent);

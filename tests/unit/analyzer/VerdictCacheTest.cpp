@@ -185,6 +185,19 @@ TEST_CASE("verdict cache: a result survives the round trip through its stored fo
   CHECK(unsafe->findings[0].extent == 256);
   CHECK(unsafe->findings[0].withinObject);
   CHECK(unsafe->unsizedMemory == std::vector<std::string>{"scratch"});
+  CHECK(unsafe->findings[0].accessMode.empty());
+  // An access-mode finding keeps its kind and the flag that forbids it.
+  report::Finding misuse = outside;
+  misuse.kind = report::FindingKind::AccessMode;
+  misuse.withinObject = false;
+  misuse.offset = 8;
+  misuse.accessMode = "CL_MEM_READ_ONLY";
+  r.findings = {misuse};
+  auto mode = verify::resultFromJson(verify::resultToJson(r));
+  REQUIRE(mode);
+  CHECK(mode->findings[0].kind == report::FindingKind::AccessMode);
+  CHECK(mode->findings[0].accessMode == "CL_MEM_READ_ONLY");
+  CHECK(mode->findings[0].offset == 8);
   for (const char *bad : {"", "{}", "[1]", "{\"verdict\": \"maybe\"}"})
     CHECK_FALSE(verify::resultFromJson(bad));
   Json wrong = Json::parse(stored);

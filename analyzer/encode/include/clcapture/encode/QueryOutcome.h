@@ -45,6 +45,10 @@ struct BoundsWitness {
   unsigned site = 0;        ///< the access site the model chose
   bool null = false;        ///< the pointer is NULL (no object)
   bool beyondArray = false; ///< an index past an array inside the object (the object's bounds may hold)
+  /// Inside its memory, but the host made that buffer CL_MEM_READ_ONLY (and this access writes) or
+  /// CL_MEM_WRITE_ONLY (and it reads): the flag's name; empty for an out-of-bounds or null access.
+  std::string accessMode;
+  bool writes = false;      ///< accessMode: the access writes (else it reads)
   std::string object;       ///< the memory's name (the argument or variable)
   std::uint64_t offset = 0; ///< the access's first byte, from the start of the argument's region
   std::uint64_t size = 0;   ///< bytes accessed

@@ -38,6 +38,9 @@ struct ArgumentFact {
   std::uint64_t origin = 0;
   /// Buffer: the host passed NULL for it (the sidecar's null-buffer): the pointer is the null pointer.
   bool null = false;
+  /// Buffer: its captured flags hold CL_MEM_READ_ONLY (a write in the kernel is undefined) or
+  /// CL_MEM_WRITE_ONLY (a read is undefined): OpenCL 1.2 §5.2.1, Table 5.3.
+  bool readOnly = false, writeOnly = false;
   /// The sidecar says this buffer overlaps another argument's (its `aliases`) without saying where: same
   /// root, origin unknown.
   bool originOpen = false;

@@ -35,7 +35,7 @@ enum class ErrorKind {
 };
 
 /// A data race or barrier divergence (two work-items); an access outside its memory or through NULL (one).
-enum class FindingKind { DataRace, BarrierDivergence, OutOfBounds, NullDereference };
+enum class FindingKind { DataRace, BarrierDivergence, OutOfBounds, NullDereference, AccessMode };
 enum class FindingSeverity { Error, Warning };
 /// The two accesses of a race, in the order of Finding::accesses ("write-read": the first writes).
 enum class Conflict { ReadWrite, WriteRead, WriteWrite, AtomicWrite, WriteAtomic, AtomicRead, ReadAtomic };
@@ -98,6 +98,9 @@ struct Finding {
   std::uint64_t extent = 0; ///< out of bounds: the bytes the memory holds (a buffer's, its sub-buffer's, …)
   /// Out of bounds inside the memory: an index past an array within it (`s.b[2]` of `char b[2]` in a struct)
   bool withinObject = false;
+  /// Access mode: the flag of the buffer that forbids this access, CL_MEM_READ_ONLY (the access writes) or
+  /// CL_MEM_WRITE_ONLY (it reads); `extent` is then the buffer's bytes.
+  std::string accessMode;
   // Barrier divergence only:
   SourceLocation barrier;
   /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
