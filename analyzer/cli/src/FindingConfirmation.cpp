@@ -232,6 +232,29 @@ std::vector<OclgrindMessage> parseOclgrindMessages(std::string_view text) {
       messages.push_back(std::move(m));
       continue;
     }
+    // MemCheck: "Invalid write to read-only buffer", "Invalid read from write-only buffer".
+    if (line == "Invalid write to read-only buffer" || line == "Invalid read from write-only buffer") {
+      OclgrindMessage m;
+      m.kind = OclgrindMessage::Kind::AccessMode;
+      m.write = startsWith(line, "Invalid write");
+      messages.push_back(std::move(m));
+      continue;
+    }
+    // MemCheck: "Invalid read of size 4 at global memory address 0x2000000000010" (outside every buffer, or
+    // NULL), and "Index (9) exceeds static array size (8)" (no access kind or memory named).
+    if (startsWith(line, "Invalid read of size ") || startsWith(line, "Invalid write of size ") ||
+        (startsWith(line, "Index (") &&
+         line.find(") exceeds static array size (") != std::string_view::npos)) {
+      OclgrindMessage m;
+      m.kind = OclgrindMessage::Kind::Invalid;
+      m.write = startsWith(line, "Invalid write");
+      if (std::size_t at = line.find(" at "); startsWith(line, "Invalid ") && at != std::string_view::npos) {
+        std::string_view rest = line.substr(at + 4);
+        m.memory = std::string(rest.substr(0, rest.find(' ')));
+      }
+      messages.push_back(std::move(m));
+      continue;
+    }
     // Oclgrind's core: "Work-group divergence detected (barrier)" (or "(async copy)").
     if (startsWith(line, "Work-group divergence detected")) {
       OclgrindMessage m;
@@ -259,6 +282,24 @@ bool oclgrindSaw(const Finding &finding, const std::vector<OclgrindMessage> &see
     return false;
   }
   const std::string memory = format::toString(finding.memory);
+  if (report::memorySafety(finding.kind)) {
+    // An invalid access of the finding's kind (and, when Oclgrind names them, its access and memory) on
+    // one of its lines or naming its array.
+    bool writes = finding.accesses[0].access && *finding.accesses[0].access != report::AccessKind::Read;
+    for (const OclgrindMessage &m : seen) {
+      bool kind = finding.kind == report::FindingKind::AccessMode
+                      ? m.kind == OclgrindMessage::Kind::AccessMode
+                      : m.kind == OclgrindMessage::Kind::Invalid;
+      if (!kind || (m.kind == OclgrindMessage::Kind::AccessMode && m.write != writes) ||
+          (!m.memory.empty() && m.memory != memory && finding.kind != report::FindingKind::NullDereference))
+        continue;
+      for (const OclgrindMessage::Site &site : m.sites)
+        if ((finding.accesses[0].location.line != 0 && finding.accesses[0].location.line == site.line) ||
+            (!finding.array.empty() && mentions(site.source, finding.array)))
+          return true;
+    }
+    return false;
+  }
   for (const OclgrindMessage &m : seen) {
     if (m.kind != OclgrindMessage::Kind::Race || m.memory != memory)
       continue;

@@ -101,6 +101,79 @@ TEST_CASE("confirm: a finding is what Oclgrind saw when kind, memory and array a
   CHECK(!verify::oclgrindSaw(divergence, verify::parseOclgrindMessages("")));
 }
 
+namespace {
+
+// MemCheck's messages as Oclgrind 21.10 prints them (a write to a read-only buffer, a write past a buffer's
+// end, an index past a private array).
+const char *kMemCheckOutput = R"(Invalid write to read-only buffer
+	Kernel: write_read_only_memory
+	Entity: Global(3,0,0) Local(3,0,0) Group(0,0,0)
+	  store i32 %inc, i32 addrspace(1)* %arrayidx, align 4, !dbg !24, !tbaa !25
+	At line 6 (column 17) of input.cl:
+	  out[i] = in[i]++;
+	
+
+Invalid write of size 4 at global memory address 0x2000000000010
+	Kernel: write_read_only_memory
+	Entity: Global(3,0,0) Local(3,0,0) Group(0,0,0)
+	  store i32 0, i32 addrspace(1)* %arrayidx4, align 4, !dbg !33, !tbaa !25
+	At line 7 (column 14) of input.cl:
+	  out[i + 1] = 0;
+	
+
+Index (9) exceeds static array size (8)
+	Kernel: private_past_end
+	Entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)
+	  %arrayidx = getelementptr inbounds [8 x i32], [8 x i32]* %tmp, i64 0, i64 %idxprom
+	At line 12 (column 3) of input.cl:
+	  tmp[n] = 1;
+)";
+
+report::Finding memoryFinding(report::FindingKind kind, report::AccessKind access, std::string array,
+                              std::uint64_t line) {
+  report::Finding f;
+  f.kind = kind;
+  f.memory = report::AddressSpace::Global;
+  f.array = std::move(array);
+  f.accesses[0].access = access;
+  f.accesses[0].location = {"kernels/k.cl", line, 5};
+  return f;
+}
+
+} // namespace
+
+TEST_CASE("confirm: MemCheck's invalid accesses confirm memory-safety findings of their kind", "[confirm]") {
+  auto seen = verify::parseOclgrindMessages(kMemCheckOutput);
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].kind == OclgrindMessage::Kind::AccessMode);
+  CHECK(seen[0].write);
+  CHECK(seen[1].kind == OclgrindMessage::Kind::Invalid);
+  CHECK(seen[1].write);
+  CHECK(seen[1].memory == "global");
+  REQUIRE(seen[1].sites.size() == 1);
+  CHECK(seen[1].sites[0].line == 7);
+  CHECK(seen[2].kind == OclgrindMessage::Kind::Invalid);
+  CHECK(seen[2].memory.empty());
+  using report::AccessKind;
+  using report::FindingKind;
+  CHECK(verify::oclgrindSaw(memoryFinding(FindingKind::AccessMode, AccessKind::Write, "in", 6), seen));
+  // Oclgrind saw a write to a read-only buffer, not a read of a write-only one.
+  CHECK(!verify::oclgrindSaw(memoryFinding(FindingKind::AccessMode, AccessKind::Read, "in", 6), seen));
+  CHECK(verify::oclgrindSaw(memoryFinding(FindingKind::OutOfBounds, AccessKind::Write, "out", 7), seen));
+  // An out-of-bounds finding is not confirmed by an access-mode message on its line, nor elsewhere.
+  CHECK(!verify::oclgrindSaw(memoryFinding(FindingKind::OutOfBounds, AccessKind::Write, "in", 6), seen));
+  CHECK(!verify::oclgrindSaw(memoryFinding(FindingKind::OutOfBounds, AccessKind::Read, "x", 30), seen));
+  // A private array's index: the array's name in the source Oclgrind shows.
+  report::Finding past = memoryFinding(FindingKind::OutOfBounds, AccessKind::Write, "tmp", 99);
+  past.memory = report::AddressSpace::Private;
+  CHECK(verify::oclgrindSaw(past, seen));
+  // Memory-safety findings are not confirmed by race messages, nor races by MemCheck's.
+  CHECK(!verify::oclgrindSaw(memoryFinding(FindingKind::OutOfBounds, AccessKind::Write, "scratch", 7),
+                             verify::parseOclgrindMessages(kOclgrindOutput)));
+  CHECK(
+      !verify::oclgrindSaw(race(report::Conflict::WriteWrite, report::AddressSpace::Global, "out", 7), seen));
+}
+
 TEST_CASE("confirm: every report format carries the mark, and only with --confirm", "[confirm]") {
   report::InstantiationResult r;
   r.index = 0;

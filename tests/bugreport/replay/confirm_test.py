@@ -47,7 +47,8 @@ def run(cmd, want=None):
 
 
 def kernel_capture(path, folder):
-    """The capture folder for a kernel with a corpus-style header; returns the expected mark (a regex)."""
+    """The capture folder for a kernel with a corpus-style header; returns the expected mark (a regex) and
+    the header's clcapture-verify options (--checks=…)."""
     text = open(path, encoding="utf-8").read()
     lines = text.splitlines()
     check(lines[0].startswith("//") and lines[1].startswith("//--"), "line 1: expected mark, line 2: launch")
@@ -56,6 +57,7 @@ def kernel_capture(path, folder):
     launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}}
     inst = {"language": "OpenCL", "endianness": "little"}
     entry = None
+    options = []
     it = iter(shlex.split(lines[1][2:]))
     for o in it:
         key, _, value = o.partition("=")
@@ -65,6 +67,11 @@ def kernel_capture(path, folder):
             inst["local_size"] = run_kernel.dims(value)
         elif key == "--entry":
             entry = value
+        elif key == "--checks":
+            options.append(o)
+        elif o == "--mem-flags":
+            name, v = next(it).split("=", 1)
+            launch.setdefault("flags", {})[name] = v.split("|")
         elif o in ("--arg", "--size", "--data", "--alias"):
             name, v = next(it).split("=", 1)
             launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][name] = v
@@ -72,13 +79,13 @@ def kernel_capture(path, folder):
             raise Failure(f"unknown header option {o}")
     entry, params = run_kernel.parameters(text, entry)
     run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
-    return expected
+    return expected, options
 
 
-def check_reports(args, captures, expected, all_formats):
+def check_reports(args, captures, expected, all_formats, options=()):
     """Runs clcapture-verify --confirm; every finding marked `expected` (a regex) in the JSON report and,
     with `all_formats`, in the text and SARIF reports, and none marked without --confirm."""
-    r = run([args.verify, "--confirm", "--format=json", captures], want=(6,))
+    r = run([args.verify, *options, "--confirm", "--format=json", captures], want=(6,))
     report = json.loads(r.stdout)
     findings = [f for res in report["results"] for f in res["findings"]]
     check(findings, "no finding to confirm")
@@ -95,18 +102,18 @@ def check_reports(args, captures, expected, all_formats):
         os.unlink(tmp.name)
     if not all_formats:
         return
-    text = run([args.verify, "--confirm", captures], want=(6,)).stdout
+    text = run([args.verify, *options, "--confirm", captures], want=(6,)).stdout
     print(text)
     marks = [line.strip() for line in text.splitlines() if line.startswith("  ") and not re.match(
         r"\s+(read|write|atomic|work-item)", line)]
     check(len(marks) == len(findings), f"text report: {len(marks)} confirmation lines for {len(findings)} findings")
     for m in marks:
         check(re.match(expected, m), f"text report: '{m}' does not say /{expected}/")
-    sarif = json.loads(run([args.verify, "--confirm", "--format=sarif", captures], want=(6,)).stdout)
+    sarif = json.loads(run([args.verify, *options, "--confirm", "--format=sarif", captures], want=(6,)).stdout)
     marked = [res["properties"].get("confirmation") for res in sarif["runs"][0]["results"]
               if res["ruleId"] in ("data-race", "barrier-divergence") or "work_items" in res["properties"]]
     check(marked and all(m and re.fullmatch(expected, m) for m in marked), f"SARIF properties: {marked}")
-    plain = json.loads(run([args.verify, "--format=json", captures], want=(6,)).stdout)
+    plain = json.loads(run([args.verify, *options, "--format=json", captures], want=(6,)).stdout)
     check(all("confirmation" not in f for res in plain["results"] for f in res["findings"]),
           "a confirmation without --confirm")
 
@@ -126,10 +133,11 @@ def main():
             if args.captured_reduce:
                 run([args.launcher, "--icd", POCL, "--dir", folder, "--", os.path.join(args.samples, "reduce"),
                      "--racy"], want=(0,))
-                expected = re.escape("confirmed")
+                expected, options = re.escape("confirmed"), []
             else:
-                expected = kernel_capture(args.kernel, folder)
-            check_reports(args, os.path.join(folder, "captures.json"), expected, args.captured_reduce)
+                expected, options = kernel_capture(args.kernel, folder)
+            check_reports(args, os.path.join(folder, "captures.json"), expected, args.captured_reduce or options,
+                          options)
         except Failure as e:
             print(f"FAIL: {e}")
             return 1

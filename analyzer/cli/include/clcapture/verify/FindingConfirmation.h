@@ -5,7 +5,10 @@
 // divergence), and every finding is marked
 //  - "confirmed": Oclgrind reported a race of that kind in that memory space on that array (the array's
 //    name in the source line Oclgrind shows for an access, or an access on one of the finding's lines), or
-//    work-group divergence for a barrier-divergence finding;
+//    work-group divergence for a barrier-divergence finding, or for a memory-safety finding its MemCheck's
+//    invalid access (out-of-bounds, null: "Invalid read of size 4 at global memory address …", "Index (9)
+//    exceeds static array size (8)"; access-mode: "Invalid write to read-only buffer") of that kind on the
+//    finding's line or naming its array;
 //  - "not observed with this input": the launch ran and Oclgrind did not see it (a static witness may need
 //    other data than the captured one, or another schedule);
 //  - "not replayable: REASON": the launch could not run (the capture lacks data, no Oclgrind, …).
@@ -36,9 +39,12 @@ constexpr const char *kDefaultOclgrindIcd = "/usr/lib/oclgrind/liboclgrind-rt-ic
 /// One race or divergence message of Oclgrind ("Read-write data race at local memory address 0x…",
 /// "Work-group divergence detected (barrier)"), with the source lines it names ("At line 7 (column 18)").
 struct OclgrindMessage {
-  enum class Kind { Race, Divergence } kind = Kind::Race;
+  /// Invalid: MemCheck's invalid access (outside memory, NULL, past a static array); AccessMode: its
+  /// "Invalid read from write-only buffer" / "Invalid write to read-only buffer".
+  enum class Kind { Race, Divergence, Invalid, AccessMode } kind = Kind::Race;
   bool writeWrite = false; ///< races: "Write-write" rather than "Read-write"
-  std::string memory;      ///< races: global | local | constant | private
+  bool write = false;      ///< Invalid (when Oclgrind says), AccessMode: the access writes
+  std::string memory;      ///< races, Invalid (when Oclgrind says): global | local | constant | private
   struct Site {
     std::uint64_t line = 0;
     std::string source; ///< the source text Oclgrind prints under the line, trimmed
@@ -46,7 +52,7 @@ struct OclgrindMessage {
   std::vector<Site> sites;
 };
 
-/// Oclgrind's race and divergence messages in `text` (its stderr); other messages are ignored.
+/// Oclgrind's race, divergence and MemCheck messages in `text` (its stderr); other messages are ignored.
 std::vector<OclgrindMessage> parseOclgrindMessages(std::string_view text);
 
 /// Whether one of `seen` is the finding: see the file comment.
