@@ -13,6 +13,15 @@ namespace clcapture::encode::detail {
 
 namespace {
 
+/// Keeps the sites whose mark is set, in order.
+void keepMarked(std::vector<unsigned> &sites, const std::vector<bool> &kept) {
+  std::vector<unsigned> out;
+  for (std::size_t i = 0; i < sites.size(); ++i)
+    if (kept[i])
+      out.push_back(sites[i]);
+  sites = std::move(out);
+}
+
 /// Whether `t` (a bit-vector) is a multiple of 2^k whatever its variables are, by its structure: a constant
 /// with k low zero bits, a sum or ite of such terms, a product with one such factor, a left shift by at
 /// least k, or an extension or low extract (wider than k bits) of one.
@@ -144,15 +153,8 @@ void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vec
     for (std::size_t j = 0; j < b.size(); ++j)
       if (meet(a[i], b[j]))
         keepA[i] = keepB[j] = true;
-  auto keep = [](std::vector<unsigned> &sites, const std::vector<bool> &kept) {
-    std::vector<unsigned> out;
-    for (std::size_t i = 0; i < sites.size(); ++i)
-      if (kept[i])
-        out.push_back(sites[i]);
-    sites = std::move(out);
-  };
-  keep(a, keepA);
-  keep(b, keepB);
+  keepMarked(a, keepA);
+  keepMarked(b, keepB);
 }
 
 namespace {
@@ -177,15 +179,8 @@ void dropSitesInOtherLoopIntervals(EncodingState &s, std::vector<unsigned> &a, s
       if (known->second)
         keepA[i] = keepB[j] = true;
     }
-  auto keep = [](std::vector<unsigned> &sites, const std::vector<bool> &kept) {
-    std::vector<unsigned> out;
-    for (std::size_t i = 0; i < sites.size(); ++i)
-      if (kept[i])
-        out.push_back(sites[i]);
-    sites = std::move(out);
-  };
-  keep(a, keepA);
-  keep(b, keepB);
+  keepMarked(a, keepA);
+  keepMarked(b, keepB);
 }
 
 } // namespace
