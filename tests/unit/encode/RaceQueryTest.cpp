@@ -27,6 +27,16 @@ kernel void k(global int *out) {
 )";
 }
 
+/// The solver queries asked so far (each `check-sat-assuming` of the encoding's log).
+std::size_t queriesAsked(encode::KernelEncoding &e) {
+  std::string log = e.smtLog();
+  std::size_t n = 0;
+  for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
+       at = log.find("check-sat-assuming", at + 1))
+    ++n;
+  return n;
+}
+
 /// A and B are consistent work-items of a 1-D launch in groups of `local`.
 void checkIds(const encode::WorkItemIds &w, std::uint64_t local) {
   CHECK(w.global[0] == w.group[0] * local + w.local[0]);
@@ -198,14 +208,7 @@ kernel void k(global int *a) {
 })");
   std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
   REQUIRE(writes.size() == 4);
-  auto queries = [&] {
-    std::string log = e->smtLog();
-    std::size_t n = 0;
-    for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
-         at = log.find("check-sat-assuming", at + 1))
-      ++n;
-    return n;
-  };
+  auto queries = [&] { return queriesAsked(*e); };
   CHECK(e->checkRace({writes[0]}, {writes[1]}, Scope::AnyPair).status == Status::Unsat);
   CHECK(e->checkRace({writes[1]}, {writes[2]}, Scope::AnyPair).status == Status::Unsat);
   CHECK(queries() == 0);
@@ -229,11 +232,7 @@ TEST_CASE("race: the dependence test settles tiles that interleave without a que
     std::vector<unsigned> writes = writesTo(*e, MemorySpace::Global);
     REQUIRE(writes.size() == 1);
     encode::QueryOutcome o = e->checkRace(writes, writes, Scope::AnyPair);
-    std::string log = e->smtLog();
-    queries = 0;
-    for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
-         at = log.find("check-sat-assuming", at + 1))
-      ++queries;
+    queries = queriesAsked(*e);
     return o;
   };
   std::size_t queries = 0;
@@ -245,20 +244,6 @@ TEST_CASE("race: the dependence test settles tiles that interleave without a que
   REQUIRE(over.race);
   CHECK(over.race->offsetA == 4 * 7);
 }
-
-namespace {
-
-/// The solver queries asked so far (each `check-sat-assuming` of the encoding's log).
-std::size_t queriesAsked(encode::KernelEncoding &e) {
-  std::string log = e.smtLog();
-  std::size_t n = 0;
-  for (std::size_t at = log.find("check-sat-assuming"); at != std::string::npos;
-       at = log.find("check-sat-assuming", at + 1))
-    ++n;
-  return n;
-}
-
-} // namespace
 
 TEST_CASE("race: the dependence test decides over the integers where interval bounds cannot", "[encode]") {
   // Group g writes a[g·stride + 7·l] (l < 8, two groups): the rows overlap as intervals ([0, 49] and
