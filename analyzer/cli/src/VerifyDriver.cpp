@@ -121,10 +121,21 @@ InstantiationResult copyResult(const InstantiationResult &from, std::size_t inde
     if (l.file == from.kernelFile)
       l.file = inst.kernelFile;
   };
+  // Places in the text ("kernels/a.cl:8:12") name the file the result was made for; the same source under
+  // another name (a cached result, another capture) is named as this launch names it.
+  auto renameIn = [&](std::string &text) {
+    if (from.kernelFile.empty() || from.kernelFile == inst.kernelFile)
+      return;
+    std::string old = from.kernelFile + ":", now = inst.kernelFile + ":";
+    for (std::size_t at = text.find(old); at != std::string::npos; at = text.find(old, at + now.size()))
+      text.replace(at, old.size(), now);
+  };
+  renameIn(r.reason);
   for (report::Finding &f : r.findings) {
     rename(f.barrier);
     for (report::Access &a : f.accesses)
       rename(a.location);
+    renameIn(f.message);
   }
   return r;
 }

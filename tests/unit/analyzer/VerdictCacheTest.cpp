@@ -255,6 +255,40 @@ TEST_CASE(
   CHECK(newer.calls() == 3);
 }
 
+TEST_CASE("verdict cache: the same source under another file name is reported under its own name",
+          "[cache]") {
+  // Two captures of one kernel, kernels/k.cl and kernels/renamed.cl, sharing a cache: the second is answered
+  // from the first's entry, and its reason and locations must name its own file.
+  auto unknown = [](const pipeline::AnalysisRequest &request) {
+    InstantiationResult r = racy(request);
+    r.verdict = Verdict::Unknown;
+    r.reason = "possible race between kernels/k.cl:1:44 and kernels/k.cl:1:50, depending on a value read "
+               "from global memory at kernels/k.cl:1";
+    return r;
+  };
+  Folder first({launch("0x00000001")});
+  FakeAnalyzer fake(unknown);
+  fake.setIdentity("fake 1");
+  Json a = reportOf(first.options(), fake);
+  REQUIRE(fake.calls() == 1);
+  CHECK(a["results"][0]["reason"].get<std::string>().find("kernels/k.cl:1:44") != std::string::npos);
+  TempDir other;
+  format::Instantiation renamed = launch("0x00000001");
+  renamed.kernelFile = "kernels/renamed.cl";
+  test::writeFile(other / "kernels/renamed.cl", kKernel);
+  test::writeFile(other / "data/d16.bin", std::string(16, '\1'));
+  REQUIRE(format::writeCapturesFile(other / "captures.json", {renamed}));
+  verify::VerifyOptions options = first.options();
+  options.captures = other / "captures.json";
+  Json b = reportOf(options, fake);
+  CHECK(fake.calls() == 1); // from the cache
+  std::string reason = b["results"][0]["reason"].get<std::string>();
+  CHECK(reason.find("kernels/k.cl") == std::string::npos);
+  CHECK(reason == "possible race between kernels/renamed.cl:1:44 and kernels/renamed.cl:1:50, depending on a "
+                  "value read from global memory at kernels/renamed.cl:1");
+  CHECK(b["results"][0]["findings"][0]["accesses"][0]["location"]["file"] == "kernels/renamed.cl");
+}
+
 TEST_CASE("verdict cache: a corrupt entry is ignored and rewritten, never trusted", "[cache]") {
   Folder f({launch("0x00000001")});
   FakeAnalyzer fake(racy);
