@@ -103,10 +103,11 @@ std::string describeSite(const AccessSite &s, const CheckContext &c) {
 class Checker {
 public:
   Checker(encode::KernelEncoding &e, const CheckContext &c) : m_e(e), m_c(c) {
-    // One pair of places gets at most a quarter of the time left (at least kMinPairBudgetMs): a pair the
-    // solver does not decide in it is left undecided and named, and the launch's other pairs are still
-    // asked — a real race elsewhere is still found, and a question no solver answers (two keys of one MD5
-    // digest, SHOC's md5hash) ends the launch `unknown` before its limit rather than at it.
+    // A race query (of a pair of places, or of one site of it when the pair is split) gets at most a
+    // quarter of the time left (at least kMinPairBudgetMs): a pair the solver does not decide in it is left
+    // undecided and named, and the launch's other pairs are still asked — a real race elsewhere is still
+    // found, and a question no solver answers (two keys of one MD5 digest, SHOC's md5hash) ends the launch
+    // `unknown` before its limit rather than at it.
     constexpr long long kMinPairBudgetMs = 10000;
     if (m_c.deadline) {
       long long left = std::chrono::duration_cast<std::chrono::milliseconds>(*m_c.deadline -
