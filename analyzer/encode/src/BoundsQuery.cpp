@@ -11,7 +11,7 @@
 #include "Witnesses.h"
 #include "clcapture/encode/KernelEncoding.h"
 
-#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,23 +56,20 @@ cvc5::Term leaves(EncodingState &s, const AccessRecord &r) {
   return bad;
 }
 
-/// The objects `site` may not touch as it does: a write to a read-only object, a read of a write-only one
-/// (an atomic does both).
-std::vector<std::uint64_t> forbiddenObjects(const EncodingState &s, const AccessSite &site) {
-  std::vector<std::uint64_t> out;
-  if (site.writes)
-    out.insert(out.end(), s.readOnlyObjects.begin(), s.readOnlyObjects.end());
-  if (site.reads)
-    out.insert(out.end(), s.writeOnlyObjects.begin(), s.writeOnlyObjects.end());
-  return out;
+/// Whether the host's flags forbid `site` to touch `object` as it does: a write to a read-only object, a read
+/// of a write-only one (an atomic does both).
+bool forbids(const EncodingState &s, const AccessSite &site, std::uint64_t object) {
+  return (site.writes && s.readOnlyObjects.count(object)) || (site.reads && s.writeOnlyObjects.count(object));
 }
 
 /// The access at `site` touches an object the host's flags forbid it (not yet joined with its reach).
 cvc5::Term misuses(EncodingState &s, const AccessRecord &r, const AccessSite &site) {
   TermFactory &tf = s.tf;
   cvc5::Term bad = tf.boolean(false);
-  for (std::uint64_t object : forbiddenObjects(s, site))
-    bad = tf.lor(bad, tf.eq(r.pointer.object, tf.constant(64, object)));
+  for (const std::set<std::uint64_t> *objects : {&s.readOnlyObjects, &s.writeOnlyObjects})
+    for (std::uint64_t object : *objects)
+      if (forbids(s, site, object))
+        bad = tf.lor(bad, tf.eq(r.pointer.object, tf.constant(64, object)));
   return bad;
 }
 
@@ -89,8 +86,7 @@ bool provablyInside(EncodingState &s, const AccessRecord &r, const AccessSite &s
   if (!r.pointer.object.isBitVectorValue() || !r.pointer.beyondArray.isNull())
     return false;
   std::uint64_t object = std::stoull(r.pointer.object.getBitVectorValue(10));
-  std::vector<std::uint64_t> forbidden = forbiddenObjects(s, site);
-  if (object == kNullObject || std::count(forbidden.begin(), forbidden.end(), object))
+  if (object == kNullObject || forbids(s, site, object))
     return false;
   auto regions = s.objectRegions.find(object);
   if (regions == s.objectRegions.end())
@@ -140,12 +136,8 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
       !r.pointer.beyondArray.isNull() && s.solver.getValue(r.pointer.beyondArray).getBooleanValue();
   // Inside its memory but on an object the host's flags forbid this access: an access-mode finding.
   const AccessSite &site = s.sites[sites[chosen]];
-  if (s.solver.getValue(misuses(s, r, site)).getBooleanValue() &&
-      !s.solver.getValue(leaves(s, r)).getBooleanValue()) {
-    bool wrote = site.writes && s.readOnlyObjects.count(object);
-    w.accessMode = wrote ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY";
-    w.writes = wrote;
-  }
+  if (forbids(s, site, object) && !s.solver.getValue(leaves(s, r)).getBooleanValue())
+    w.accessMode = site.writes && s.readOnlyObjects.count(object) ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY";
   w.offset = offset;
   if (auto named = s.objectNames.find(object); named != s.objectNames.end())
     w.object = named->second;

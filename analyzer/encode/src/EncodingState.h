@@ -10,6 +10,7 @@
 #include "DependenceSlice.h"
 #include "Terms.h"
 #include "clcapture/encode/EncodeOptions.h"
+#include "clcapture/encode/QueryOutcome.h"
 #include "clcapture/encode/Sites.h"
 #include "clcapture/model/Builtins.h"
 #include "clcapture/model/LaunchConfig.h"
@@ -255,7 +256,7 @@ struct EncodingState {
   std::shared_ptr<detail::AffineForms> affineForms;
   /// (site of A, site of B, Scope) → whether the dependence test lets them meet (asked once per pair and
   /// scope).
-  std::map<std::tuple<unsigned, unsigned, int>, bool> sitesMayMeet;
+  std::map<std::tuple<unsigned, unsigned, Scope>, bool> sitesMayMeet;
   /// (site of A, site of B, local fence) → whether their barrier intervals may be equal (asked once).
   std::map<std::tuple<unsigned, unsigned, bool>, bool> intervalsMayMeet;
   /// Every query asked, for --dump-smt2: its label, the assumed formula, the answer and the time taken.

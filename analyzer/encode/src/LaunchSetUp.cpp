@@ -10,6 +10,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
+#include <map>
 #include <set>
 #include <string>
 
@@ -181,8 +182,9 @@ void setUpSharedValues(EncodingState &s) {
   }
   s.objectNames[kNullObject] = "NULL"; // a race through it reads "race on NULL[3]"
   std::set<std::uint64_t> unsized;     // objects some argument reaches without a known region
-  // Objects with a buffer argument that is (is not) read-only, and likewise write-only.
-  std::set<std::uint64_t> readOnly, writable, writeOnly, readableToo;
+  // Per object with buffer arguments: whether every one of them is read-only, and whether every one is
+  // write-only.
+  std::map<std::uint64_t, std::pair<bool, bool>> allReadOnlyWriteOnly;
   for (llvm::Argument &arg : s.kernel.args()) {
     unsigned no = arg.getArgNo();
     const model::ArgumentFact *fact = no < s.launch.arguments.size() ? &s.launch.arguments[no] : nullptr;
@@ -217,8 +219,9 @@ void setUpSharedValues(EncodingState &s) {
       if (fact && fact->kind == model::ArgumentFact::Kind::Buffer) {
         // An object is read-only (write-only) only when every buffer argument on it is: another argument
         // may reach the same bytes with the other right (a sub-buffer's flags are its own).
-        (fact->readOnly ? readOnly : writable).insert(object);
-        (fact->writeOnly ? writeOnly : readableToo).insert(object);
+        auto &[readOnly, writeOnly] = allReadOnlyWriteOnly.try_emplace(object, true, true).first->second;
+        readOnly = readOnly && fact->readOnly;
+        writeOnly = writeOnly && fact->writeOnly;
       }
       bool sized = fact && fact->size && !fact->originOpen &&
                    (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
@@ -266,12 +269,12 @@ void setUpSharedValues(EncodingState &s) {
   // that argument may lie anywhere in it.
   for (std::uint64_t object : unsized)
     s.objectRegions.erase(object);
-  for (std::uint64_t object : readOnly)
-    if (!writable.count(object))
+  for (const auto &[object, modes] : allReadOnlyWriteOnly) {
+    if (modes.first)
       s.readOnlyObjects.insert(object);
-  for (std::uint64_t object : writeOnly)
-    if (!readableToo.count(object))
+    if (modes.second)
       s.writeOnlyObjects.insert(object);
+  }
 }
 
 } // namespace clcapture::encode::detail

@@ -136,7 +136,7 @@ void dropSitesThatNeverMeet(EncodingState &s, std::vector<unsigned> &a, std::vec
   if (!s.affineForms)
     s.affineForms = std::make_shared<AffineForms>(s);
   auto meet = [&](unsigned ia, unsigned ib) {
-    auto [known, fresh] = s.sitesMayMeet.try_emplace({ia, ib, static_cast<int>(scope)}, true);
+    auto [known, fresh] = s.sitesMayMeet.try_emplace({ia, ib, scope}, true);
     if (fresh) {
       const AccessRecord &ra = s.records[0][ia], &rb = s.records[1][ib];
       // Offsets compare only within one memory object; an object that is not a constant may be any.

@@ -48,7 +48,6 @@ struct BoundsWitness {
   /// Inside its memory, but the host made that buffer CL_MEM_READ_ONLY (and this access writes) or
   /// CL_MEM_WRITE_ONLY (and it reads): the flag's name; empty for an out-of-bounds or null access.
   std::string accessMode;
-  bool writes = false;      ///< accessMode: the access writes (else it reads)
   std::string object;       ///< the memory's name (the argument or variable)
   std::uint64_t offset = 0; ///< the access's first byte, from the start of the argument's region
   std::uint64_t size = 0;   ///< bytes accessed
