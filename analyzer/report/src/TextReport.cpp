@@ -47,10 +47,11 @@ std::string memorySafetyDetail(const Finding &f) {
   std::string bytes = "bytes " + std::to_string(f.offset) + ".." + std::to_string(last);
   if (f.kind == FindingKind::NullDereference)
     return bytes + " from NULL";
-  if (f.kind == FindingKind::AccessMode) // the message names the flag
-    return std::string(format::toString(f.memory)) + " memory, " + bytes + " of " + std::to_string(f.extent);
-  std::string s = std::string(format::toString(f.memory)) + " memory, " + bytes + " of " +
-                  std::to_string(f.extent) + ": ";
+  std::string s =
+      std::string(format::toString(f.memory)) + " memory, " + bytes + " of " + std::to_string(f.extent);
+  if (f.kind == FindingKind::AccessMode) // inside the buffer: the message names the flag
+    return s;
+  s += ": ";
   auto extent = static_cast<std::int64_t>(f.extent);
   if (f.withinObject)
     return s + "an index past the end of an array inside it";

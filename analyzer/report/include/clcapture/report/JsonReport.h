@@ -23,8 +23,8 @@ namespace clcapture::report {
 /// them.
 void addWitnessValues(const Finding &f, nlohmann::ordered_json &into);
 
-/// An out-of-bounds or null finding's facts (memory, array, index, offset, size, object_bytes,
-/// within_object), as the JSON report and SARIF's properties name them.
+/// A memory-safety finding's facts (memory, array, index, offset, size, object_bytes, within_object,
+/// access_mode), as the JSON report and SARIF's properties name them.
 void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into);
 void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into);
 
