@@ -100,10 +100,11 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT, cut_short=fr
     """Runs the host over every launch, resuming after one that kills or hangs it.
 
     command(first, run_index) gives the argv of one host run starting at launch `first`.
-    Returns {ran: set of kernels that finished, lost: {kernel: why}, not_built: {kernel: message},
+    Returns {ran: set of kernels that finished, lost: {kernel: why}, died_after: {kernel: why} (the last
+    launch that finished before the host died between launches), not_built: {kernel: message},
     stderr: all stderr text, runs: number of host runs}."""
     names = [l["kernel"] for l in manifest_launches]
-    ran, lost, not_built, stderr_all = set(), {}, {}, []
+    ran, lost, died_after, not_built, stderr_all = set(), {}, {}, {}, []
     first, runs, retries = 0, 0, 2
     while first < len(names):
         argv = command(first, runs)
@@ -126,7 +127,9 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT, cut_short=fr
             break
         if started is None and last_done is not None:
             # Died between launches, after finishing some: an out-of-bounds launch corrupts the host's heap
-            # and the abort comes later ("double free or corruption", exit 134). Resume after the last one.
+            # and the abort comes later ("double free or corruption", exit 134). Resume after the last one,
+            # which may have died before the layer's writer stored its record.
+            died_after[last_done] = why or f"the host died after it (exit {code})"
             first, retries = names.index(last_done) + 1, 2
             continue
         if started is None:
@@ -141,7 +144,8 @@ def run_host(command, env, manifest_launches, timeout=HOST_TIMEOUT, cut_short=fr
         retries = 2
         lost[started] = why or f"the driver crashed (exit {code}, signal {-code if code < 0 else code - 128})"
         first = names.index(started) + 1
-    return {"ran": ran, "lost": lost, "not_built": not_built, "stderr": "".join(stderr_all), "runs": runs}
+    return {"ran": ran, "lost": lost, "died_after": died_after, "not_built": not_built,
+            "stderr": "".join(stderr_all), "runs": runs}
 
 
 def capture_on_pocl(tools, manifest_path, manifest, folder):
@@ -167,11 +171,13 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
     # A launch that crashed PoCL (a divergent barrier does) may die before the layer wrote it: its capture
     # is then built from the manifest, as the corpus builds one from a header (run_kernel.build_capture).
     # So may a divergent launch cut short just as it finished: its `done` line can come out while the
-    # host is killed, before the writer thread stored its record (how long PoCL takes decides which). A
-    # launch that is neither lost nor divergent and has no record is the layer's failure: --check says so.
+    # host is killed, before the writer thread stored its record (how long PoCL takes decides which), and
+    # so may the last launch before the host died between launches (its out-of-bounds writes corrupted the
+    # heap; whether the abort comes before the writer stored it depends on the machine's load). A launch
+    # that is none of these and has no record is the layer's failure: --check says so.
     record["synthesised"] = []
     for launch in manifest["launches"]:
-        cut = launch["kernel"] in record["lost"] or launch["kernel"] in divergent
+        cut = launch["kernel"] in record["lost"] or launch["kernel"] in divergent or launch["kernel"] in record["died_after"]
         if cut and launch["kernel"] not in captured:
             cap = os.path.join(folder, f"capture-{launch['kernel']}")
             synthesise_capture(cap, launch, os.path.dirname(manifest_path))
