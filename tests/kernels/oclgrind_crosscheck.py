@@ -126,8 +126,7 @@ def sim_for(path, text, options, contents=None):
             lines.append(f"<size={size}>")
         else:
             if name in header["data"]:
-                how, values = header["data"][name].split(":", 1)
-                ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                ints = run_kernel.data_ints(header["data"][name])
                 lines.append(f"<size={4 * len(ints)} int{modes.get(name, '')}> " + " ".join(map(str, ints)))
             else:
                 # Distinct values everywhere: with equal values Oclgrind would call every write-write race

@@ -14,7 +14,8 @@ The kernel file carries its expectation :
            [--arg NAME=0xHEX]...   a scalar's captured value (device byte order, docs/contract.md §3)
            [--size NAME=BYTES]...  an array argument's size
            [--mem-flags NAME=CL_MEM_READ_ONLY[|CL_MEM_…]]...  a buffer's flags (default CL_MEM_READ_WRITE)
-           [--data NAME=int:v0,v1,... | NAME=iota:COUNT]  a read-only buffer's captured contents (int32)
+           [--data NAME=int:v0,v1,... | NAME=iota:COUNT | NAME=iota:FIRST:COUNT]  a read-only buffer's captured
+                                   contents (int32; iota counts up from 0 or FIRST)
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
            [--checks=LIST]         run clcapture-verify --checks=LIST (bounds: memory safety too)
@@ -45,6 +46,16 @@ import gpuverify_loader_rules  # noqa: E402
 
 VERDICTS = {"//pass": "verified", "//xfail:NOT_ALL_VERIFIED": "defects", "//unknown": "unknown"}
 
+
+
+def data_ints(value):
+    """The int32 values of a --data option's value: int:v0,v1,… or iota:COUNT or iota:FIRST:COUNT."""
+    how, values = value.split(":", 1)
+    if how == "iota":
+        first, _, count = values.rpartition(":")
+        start = int(first or "0", 0)
+        return list(range(start, start + int(count, 0)))
+    return [int(v, 0) for v in values.split(",")]
 
 def parse_header(text):
     lines = text.splitlines()
@@ -168,8 +179,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
                 if isinstance(value, bytes):
                     blob = value
                 else:
-                    how, values = value.split(":", 1)
-                    ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                    ints = data_ints(value)
                     blob = struct.pack(f"<{len(ints)}i", *ints)
                 name = f"data/{pname}.bin"
                 with open(os.path.join(folder, name), "wb") as f:

@@ -717,6 +717,35 @@ void ThreadEncoder::guardRead(llvm::Instruction &inst, llvm::Type *type, const S
           "a read outside " + name + " at " + placeOf(&inst));
 }
 
+void ThreadEncoder::boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset,
+                                         unsigned size, const cvc5::Term &value) {
+  // Row 13d: a whole word of a captured region, at origin + k·size, is one of the region's words of that
+  // size, so it lies between their least and greatest (both orders). A read elsewhere gets no fact.
+  for (const auto &words : open.capturedWords) {
+    const std::optional<detail::WordRange> &range = words->of(size);
+    if (!range)
+      continue;
+    unsigned bits = 8 * size;
+    cvc5::Term within =
+        m_tf.land(m_tf.ule(m_tf.constant(64, words->origin), offset),
+                  m_tf.ule(m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, words->origin)}),
+                           m_tf.constant(64, words->size - size)));
+    cvc5::Term whole =
+        m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND,
+                        {m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, words->origin)}),
+                         m_tf.constant(64, size - 1)}),
+                m_tf.constant(64, 0));
+    std::uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    auto sconst = [&](std::int64_t v) { return m_tf.constant(bits, static_cast<std::uint64_t>(v) & mask); };
+    cvc5::Term bounded =
+        m_tf.land(m_tf.land(m_tf.ule(m_tf.constant(bits, range->umin), value),
+                            m_tf.ule(value, m_tf.constant(bits, range->umax))),
+                  m_tf.land(m_tf.op(cvc5::Kind::BITVECTOR_SLE, {sconst(range->smin), value}),
+                            m_tf.op(cvc5::Kind::BITVECTOR_SLE, {value, sconst(range->smax)})));
+    m_s.solver.assertFormula(m_tf.lor(m_tf.lnot(m_tf.land(within, whole)), bounded));
+  }
+}
+
 SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr,
                                   bool wordwise) {
   // Read-only buffers with captured bytes are read exactly, read-only buffers without them through one open
@@ -757,6 +786,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       // inside its views).
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
+      if (type->isIntegerTy() && bits == 8 * size)
+        boundByCapturedWords(open->second, ptr.offset, size, read.term);
       if (read.how.exact()) {
         static const std::map<unsigned, const char *> kInt = {
             {8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "CapturedWordRanges.h"
 #include "DependenceSlice.h"
 #include "Terms.h"
 #include "clcapture/encode/EncodeOptions.h"
@@ -189,6 +190,8 @@ struct EncodingState {
     std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;
     /// A struct passed by value: its members' names by byte offset (debug info), for the witness.
     std::map<std::uint64_t, std::string> fields;
+    /// Captured bytes too many to read exactly: each region's word ranges (row 13d, loadValue).
+    std::vector<std::shared_ptr<const detail::CapturedWords>> capturedWords;
   };
   std::map<std::uint64_t, OpenContents> openContents;
   /// Reads of exactly open contents, for a witness to name the values it needs ("idx[3] = 0").

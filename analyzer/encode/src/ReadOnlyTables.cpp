@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArgumentNames.h"
+#include "CapturedWordRanges.h"
 #include "LaunchSetUp.h"
 #include "PointerRoots.h"
 #include "clcapture/format/CaptureBlobs.h"
@@ -221,6 +222,12 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
           sized = false;
         else
           ranges.push_back({fact.origin, *fact.size});
+        // Row 13d: the captured words bound what a read of them gives (an origin the sidecar leaves open
+        // says nowhere where the bytes lie).
+        if (fact.data && !fact.originOpen)
+          if (auto words = capturedWordRanges(*fact.data, fact.origin,
+                                              s.launch.endianness == format::Endianness::Little))
+            open.capturedWords.push_back(std::move(words));
       }
     if (sized && !ranges.empty())
       open.ranges = std::move(ranges);

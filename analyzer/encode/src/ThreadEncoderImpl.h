@@ -128,6 +128,10 @@ private:
                             const cvc5::Term &offset, const cvc5::Term &value);
   /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
   cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
+  /// Row 13d: asserts that `value`, read `size` bytes wide at `offset` of open contents, lies within the
+  /// captured words' range when the offset is a whole word of a captured region.
+  void boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset, unsigned size,
+                            const cvc5::Term &value);
   /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
   /// objectAddresses) plus its offset. Inexact (`why`): addresses are the driver's choice.
   SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);

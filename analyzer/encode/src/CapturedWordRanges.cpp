@@ -1,0 +1,71 @@
+//===- CapturedWordRanges.cpp - The range of a large read-only buffer's captured words ----===//
+//
+// capturedWordRanges: one pass over a capture file for each width, kept for the process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CapturedWordRanges.h"
+
+#include "clcapture/format/CaptureBlobs.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace clcapture::encode::detail {
+
+namespace {
+
+WordRange rangeOf(const std::string &bytes, unsigned width, bool little) {
+  WordRange r{~0ull, 0, INT64_MAX, INT64_MIN};
+  unsigned bits = 8 * width;
+  for (std::size_t at = 0; at + width <= bytes.size(); at += width) {
+    std::uint64_t word = 0;
+    for (unsigned i = 0; i < width; ++i)
+      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + (little ? i : width - 1 - i)]))
+              << (8 * i);
+    std::int64_t sword = bits == 64 ? static_cast<std::int64_t>(word)
+                                    : static_cast<std::int64_t>(word << (64 - bits)) >> (64 - bits);
+    r.umin = std::min(r.umin, word);
+    r.umax = std::max(r.umax, word);
+    r.smin = std::min(r.smin, sword);
+    r.smax = std::max(r.smax, sword);
+  }
+  return r;
+}
+
+} // namespace
+
+std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::path &data,
+                                                        std::uint64_t origin, bool littleEndian) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, std::uint64_t, bool>, std::shared_ptr<const CapturedWords>> scanned;
+  auto key = std::make_tuple(data.string(), origin, littleEndian);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = scanned.find(key); it != scanned.end())
+      return it->second;
+  }
+  std::shared_ptr<const CapturedWords> result;
+  auto size = format::captureFileSize(data);
+  if (size && *size <= kMaxScannedWordBytes) {
+    if (auto bytes = format::readCaptureFile(data)) {
+      auto words = std::make_shared<CapturedWords>();
+      words->origin = origin;
+      words->size = bytes->size();
+      for (unsigned w = 0; w < 4; ++w) {
+        unsigned width = 1u << w;
+        if (bytes->size() >= width)
+          words->byWidth[w] = rangeOf(*bytes, width, littleEndian);
+      }
+      result = std::move(words);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  scanned.emplace(key, result);
+  return result;
+}
+
+} // namespace clcapture::encode::detail
