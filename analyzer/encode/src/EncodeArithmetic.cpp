@@ -31,6 +31,8 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
     return {};
   }
   auto v = operandValue(inst, 0);
+  if (v && (isa<FPToSIInst>(cast) || isa<FPToUIInst>(cast)) && to->isIntegerTy() && !to->isIntegerTy(1))
+    return encodeFloatToInteger(inst, *v);
   if (!v || to->isVectorTy() || cast->getOperand(0)->getType()->isVectorTy() || to->isFloatingPointTy() ||
       cast->getOperand(0)->getType()->isFloatingPointTy()) {
     // Bit-casts between same-sized scalars keep the bits; conversions to and from floating point do not
@@ -66,6 +68,55 @@ format::Status ThreadEncoder::visitCastInst(llvm::CastInst &inst) {
     return {};
   }
   m_values[&inst] = SymValue{t, v->how};
+  return {};
+}
+
+/// `(int) x` of a half, float or double scalar (fptosi, fptoui): the value rounded toward zero (C99
+/// 6.3.1.4), exact while it fits the integer type. Out of range or NaN the result is implementation-defined
+/// (OpenCL 1.2 §6.2.3.3): the solver's conversion is then any value, and a witness must avoid it (a guard,
+/// docs/semantics.md row 21).
+format::Status ThreadEncoder::encodeFloatToInteger(llvm::CastInst &inst, const SymValue &v) {
+  llvm::Type *from = inst.getOperand(0)->getType();
+  unsigned exponent = from->isHalfTy() ? 5 : from->isFloatTy() ? 8 : from->isDoubleTy() ? 11 : 0;
+  unsigned significand = from->isHalfTy() ? 11 : from->isFloatTy() ? 24 : from->isDoubleTy() ? 53 : 0;
+  unsigned bits = inst.getType()->getIntegerBitWidth();
+  if (!exponent || v.term.getSort().isBoolean() || m_tf.width(v.term) != exponent + significand ||
+      bits > 64) {
+    unknownResult(inst, "a floating-point conversion");
+    return {};
+  }
+  bool isSigned = llvm::isa<llvm::FPToSIInst>(inst);
+  cvc5::Solver &solver = m_tf.solver();
+  cvc5::Term x = solver.mkTerm(
+      solver.mkOp(cvc5::Kind::FLOATINGPOINT_TO_FP_FROM_IEEE_BV, {exponent, significand}), {v.term});
+  cvc5::Term rtz = solver.mkRoundingMode(cvc5::RoundingMode::ROUND_TOWARD_ZERO);
+  cvc5::Term result = solver.mkTerm(
+      solver.mkOp(isSigned ? cvc5::Kind::FLOATINGPOINT_TO_SBV : cvc5::Kind::FLOATINGPOINT_TO_UBV, {bits}),
+      {rtz, x});
+  // In range: x is a number and its truncation lies in [least, greatest], i.e. x < 2^top and x ≥ −2^top
+  // (signed) or x > −1 (unsigned). Powers of two are exact in every format; where 2^top lies beyond the
+  // format (half to a 32-bit int), every finite x is below it.
+  auto power = [&](int e, bool negative) { // ±2^e, e at most the format's greatest exponent
+    std::uint64_t biased = static_cast<std::uint64_t>(e + (1 << (exponent - 1)) - 1);
+    std::uint64_t ieee = (static_cast<std::uint64_t>(negative) << (exponent + significand - 1)) |
+                         (biased << (significand - 1));
+    return solver.mkTerm(solver.mkOp(cvc5::Kind::FLOATINGPOINT_TO_FP_FROM_IEEE_BV, {exponent, significand}),
+                         {m_tf.constant(exponent + significand, ieee)});
+  };
+  int greatestExponent = (1 << (exponent - 1)) - 1;
+  int top = static_cast<int>(isSigned ? bits - 1 : bits);
+  cvc5::Term inRange = m_tf.lnot(m_tf.lor(solver.mkTerm(cvc5::Kind::FLOATINGPOINT_IS_NAN, {x}),
+                                          solver.mkTerm(cvc5::Kind::FLOATINGPOINT_IS_INF, {x})));
+  if (top <= greatestExponent) {
+    inRange = m_tf.land(inRange, solver.mkTerm(cvc5::Kind::FLOATINGPOINT_LT, {x, power(top, false)}));
+    if (isSigned)
+      inRange = m_tf.land(inRange, solver.mkTerm(cvc5::Kind::FLOATINGPOINT_GEQ, {x, power(top, true)}));
+  }
+  if (!isSigned)
+    inRange = m_tf.land(inRange, solver.mkTerm(cvc5::Kind::FLOATINGPOINT_GT, {x, power(0, true)}));
+  guard(inst, m_tf.lnot(inRange),
+        "a floating-point value out of its integer type's range converted at " + placeOf(&inst));
+  m_values[&inst] = SymValue{result, v.how};
   return {};
 }
 

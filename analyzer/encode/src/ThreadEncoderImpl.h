@@ -62,6 +62,7 @@ public:
   format::Status visitAtomicRMWInst(llvm::AtomicRMWInst &inst);
   format::Status visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &inst);
   format::Status visitCastInst(llvm::CastInst &inst);
+  format::Status encodeFloatToInteger(llvm::CastInst &inst, const SymValue &v);
   format::Status visitBinaryOperator(llvm::BinaryOperator &inst);
   format::Status visitICmpInst(llvm::ICmpInst &inst);
   format::Status visitFCmpInst(llvm::FCmpInst &inst);
