@@ -6,6 +6,7 @@
 #include "clcapture/verify/VerdictCache.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -52,6 +53,34 @@ std::optional<InstantiationResult> parseReply(const std::string &text) {
   } catch (const Json::exception &) {
     return std::nullopt;
   }
+}
+
+AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
+                                            const std::function<std::string(double)> &withLimit,
+                                            double limitSeconds, std::uint64_t memoryBytes,
+                                            const std::function<void(int)> &onRetry) {
+  auto start = std::chrono::steady_clock::now();
+  auto attempt = [&](double seconds) {
+    AnalysisProcesses::Limits limits;
+    if (seconds > 0)
+      limits.deadline =
+          std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                 std::chrono::duration<double>(seconds));
+    limits.memoryBytes = memoryBytes;
+    return processes.run(withLimit(softLimitSeconds(seconds)), limits);
+  };
+  AnalysisProcesses::Outcome outcome = attempt(limitSeconds);
+  if (outcome.ending != AnalysisProcesses::Ending::Crashed || !outcome.signal)
+    return outcome;
+  double left =
+      limitSeconds > 0
+          ? limitSeconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+          : 0;
+  if (limitSeconds > 0 && left < 1)
+    return outcome;
+  if (onRetry)
+    onRetry(outcome.signal);
+  return attempt(left);
 }
 
 double softLimitSeconds(double limitSeconds) {

@@ -479,14 +479,24 @@ InstantiationResult AnalysisRun::analyze(const ChildRequest &task) {
   if (!m_processes)
     return analyzeHere(task);
   auto start = std::chrono::steady_clock::now();
-  AnalysisProcesses::Limits limits;
-  if (task.limitSeconds > 0)
-    limits.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                  std::chrono::duration<double>(task.limitSeconds));
-  limits.memoryBytes = hardMemoryBytes(m_options);
-  ChildRequest asked = task;
-  asked.limitSeconds = softLimitSeconds(task.limitSeconds);
-  AnalysisProcesses::Outcome outcome = m_processes->run(requestText(asked), limits);
+  std::size_t index = indexOf(task.group ? m_groups[task.id].slots.front() : task.id);
+  AnalysisProcesses::Outcome outcome = runRetryingCrash(
+      *m_processes,
+      [&](double seconds) {
+        ChildRequest asked = task;
+        asked.limitSeconds = seconds;
+        return requestText(asked);
+      },
+      task.limitSeconds, hardMemoryBytes(m_options),
+      [&](int signal) {
+        if (!m_progress)
+          return;
+        std::string warning = "clcapture-verify: warning: the analysis of instantiation " +
+                              std::to_string(index) + " crashed (signal " + std::to_string(signal) +
+                              "); trying it once more\n";
+        std::lock_guard<std::mutex> lock(m_stateMutex);
+        *m_progress << warning << std::flush;
+      });
   if (outcome.ending == AnalysisProcesses::Ending::Unavailable)
     return analyzeHere(task);
   std::optional<InstantiationResult> replied;
@@ -495,7 +505,7 @@ InstantiationResult AnalysisRun::analyze(const ChildRequest &task) {
   InstantiationResult r =
       replied ? std::move(*replied) : resultOfEnding(outcome, task.limitSeconds, m_options);
   const format::Instantiation &inst = task.group ? m_groups[task.id].opened : instantiation(task.id);
-  r.index = indexOf(task.group ? m_groups[task.id].slots.front() : task.id);
+  r.index = index;
   r.entryPoint = inst.entryPoint;
   r.kernelFile = inst.kernelFile;
   r.seconds =

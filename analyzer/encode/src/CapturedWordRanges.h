@@ -3,7 +3,8 @@
 // Internal to encode/: docs/semantics.md row 13d. A read-only buffer whose captured bytes are too many to
 // read exactly (row 13b: open bytes) still holds only its captured words: setUpReadOnlyTables records, for
 // each captured region, the least and the greatest word of each width (1, 2, 4, 8 bytes) at the offsets
-// origin + k·width; loadValue states that a read of that width at such an offset lies between them.
+// origin + k·width; loadValue states that a read of that width at such an offset lies between them
+// (an integer, or a floating-point value's bits).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -786,7 +786,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       // inside its views).
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
-      if (type->isIntegerTy() && bits == 8 * size)
+      if ((type->isIntegerTy() || type->isFloatingPointTy()) && bits == 8 * size) // floats: their bits
         boundByCapturedWords(open->second, ptr.offset, size, read.term);
       if (read.how.exact()) {
         static const std::map<unsigned, const char *> kInt = {

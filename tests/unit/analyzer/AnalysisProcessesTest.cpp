@@ -238,3 +238,43 @@ TEST_CASE("the step a child reported last comes with its ending: ended at its de
   CHECK(replied.step == "while asking the solver whether quick");
   AnalysisProcesses::reportStep("outside a child: nobody is told, nothing breaks");
 }
+
+TEST_CASE(
+    "a child that crashed is asked once more in a fresh child, and a crash that comes again is the outcome",
+    "[processes]") {
+  // The marker file stands for a crash that happens now and then: the first child to see it removes it
+  // and aborts, as cvc5 does when its time limit interrupts the SAT solver.
+  std::string marker = "/tmp/clcapture-crash-once-" + std::to_string(::getpid());
+  auto processes = startOrFail([&](const std::string &request) -> std::string {
+    if (request.rfind("once", 0) == 0 && ::unlink(marker.c_str()) == 0)
+      std::abort();
+    if (request.rfind("always", 0) == 0)
+      std::abort();
+    return "answered " + request;
+  });
+  std::vector<int> retried;
+  auto withLimit = [](const std::string &what) {
+    return [what](double seconds) { return what + " " + std::to_string(static_cast<int>(seconds)); };
+  };
+  FILE *f = std::fopen(marker.c_str(), "w");
+  REQUIRE(f);
+  std::fclose(f);
+  auto once = verify::runRetryingCrash(*processes, withLimit("once"), 0, 0,
+                                       [&](int signal) { retried.push_back(signal); });
+  CHECK(once.ending == AnalysisProcesses::Ending::Replied);
+  CHECK(once.reply == "answered once 0");
+  CHECK(retried == std::vector<int>{SIGABRT});
+  retried.clear();
+  auto always = verify::runRetryingCrash(*processes, withLimit("always"), 0, 0,
+                                         [&](int signal) { retried.push_back(signal); });
+  CHECK(always.ending == AnalysisProcesses::Ending::Crashed);
+  CHECK(always.signal == SIGABRT);
+  CHECK(retried.size() == 1); // asked twice, not more
+  retried.clear();
+  // An answer, or a limit reached, is never asked again.
+  auto fine = verify::runRetryingCrash(*processes, withLimit("fine"), 600, 0,
+                                       [&](int signal) { retried.push_back(signal); });
+  CHECK(fine.reply == "answered fine 599"); // the child's own limit: softLimitSeconds(600)
+  CHECK(retried.empty());
+  ::unlink(marker.c_str());
+}

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,17 @@ double softLimitSeconds(double limitSeconds);
 /// `limitSeconds`, past the memory bound the driver gave it, or crashed.
 report::InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, double limitSeconds,
                                            const VerifyOptions &options);
+
+/// Asks `request` of a child (AnalysisProcesses::run) with `limitSeconds` (0: none) and the memory bound
+/// `memoryBytes`; a child that crashed with a signal is asked once more, in a fresh child, with the time
+/// left (when at least 1 s is), and `onRetry` hears of it with the signal. cvc5 1.0.3 aborts now and then
+/// when its time limit interrupts the SAT solver, how often depending on the machine's load; a crash that
+/// comes again is the outcome. `withLimit(seconds)` is the request text for a limit (the child's own,
+/// softLimitSeconds of the one the driver keeps).
+AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
+                                            const std::function<std::string(double)> &withLimit,
+                                            double limitSeconds, std::uint64_t memoryBytes,
+                                            const std::function<void(int)> &onRetry);
 
 /// The most private memory a child may hold before it is ended: --max-memory counts the heap the analysis
 /// allocates, which the resident memory exceeds by what the allocator keeps; half as much again (0: none).
