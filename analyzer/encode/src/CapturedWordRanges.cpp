@@ -42,6 +42,7 @@ std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::p
                                                         std::uint64_t origin, bool littleEndian) {
   static std::mutex mutex;
   static std::map<std::tuple<std::string, std::uint64_t, bool>, std::shared_ptr<const CapturedWords>> scanned;
+  static std::uint64_t kept = 0;
   auto key = std::make_tuple(data.string(), origin, littleEndian);
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -60,7 +61,13 @@ std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::p
         if (bytes->size() >= width)
           words->byWidth[w] = rangeOf(*bytes, width, littleEndian);
       }
-      result = std::move(words);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (kept + bytes->size() <= kMaxKeptBytes) {
+        kept += bytes->size();
+        words->bytes = std::make_shared<const std::string>(std::move(*bytes));
+      }
+      scanned.emplace(key, words);
+      return words;
     }
   }
   std::lock_guard<std::mutex> lock(mutex);

@@ -3,7 +3,8 @@
 // Internal to encode/: docs/semantics.md row 13d. A read-only buffer whose captured bytes are too many to
 // read exactly (row 13b: open bytes) still holds only its captured words: setUpReadOnlyTables records, for
 // each captured region, the least and the greatest word of each width (1, 2, 4, 8 bytes) at the offsets
-// origin + k·width; loadValue states that a read of that width at such an offset lies between them
+// origin + k·width; loadValue states that a read of that width at such an offset lies between them, and
+// reads a word at a constant offset exactly
 // (an integer, or a floating-point value's bits).
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace clcapture::encode::detail {
 
@@ -29,6 +31,9 @@ struct CapturedWords {
   /// By width 1, 2, 4, 8 bytes (index 0–3): the range of the words at origin + k·width that lie wholly
   /// inside the region; nullopt when the region is shorter than the width.
   std::array<std::optional<WordRange>, 4> byWidth;
+  /// The region's bytes, kept while the process keeps at most kMaxKeptBytes of them (null past that): a
+  /// read at a constant offset reads its word exactly (row 13d).
+  std::shared_ptr<const std::string> bytes;
   const std::optional<WordRange> &of(unsigned width) const {
     static const std::optional<WordRange> none;
     return width == 1   ? byWidth[0]
@@ -41,6 +46,8 @@ struct CapturedWords {
 
 /// Buffers up to this many captured bytes are scanned (64 MiB: one pass a width, once a process).
 inline constexpr std::uint64_t kMaxScannedWordBytes = 64ull << 20;
+/// The captured bytes a process keeps for reads at constant offsets, all regions together.
+inline constexpr std::uint64_t kMaxKeptBytes = 64ull << 20;
 
 /// The word ranges of the capture file `data` (the bytes of [origin, origin + its size)), words composed in
 /// the device's byte order; null when the file cannot be read or is larger than kMaxScannedWordBytes.

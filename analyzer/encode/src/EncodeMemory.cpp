@@ -717,6 +717,29 @@ void ThreadEncoder::guardRead(llvm::Instruction &inst, llvm::Type *type, const S
           "a read outside " + name + " at " + placeOf(&inst));
 }
 
+std::optional<cvc5::Term> ThreadEncoder::capturedWordAt(const EncodingState::OpenContents &open,
+                                                        const cvc5::Term &offset, unsigned size) {
+  // Row 13d: a constant offset wholly inside a captured region whose bytes are kept reads its word.
+  if (!offset.isBitVectorValue())
+    return std::nullopt;
+  std::uint64_t at = std::stoull(offset.getBitVectorValue(10));
+  bool little = m_s.launch.endianness == format::Endianness::Little;
+  for (const auto &words : open.capturedWords) {
+    if (!words->bytes || at < words->origin || at - words->origin > words->size ||
+        words->size - (at - words->origin) < size)
+      continue;
+    const std::string &bytes = *words->bytes;
+    std::size_t from = at - words->origin;
+    std::uint64_t word = 0;
+    for (unsigned i = 0; i < size; ++i)
+      word |=
+          static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[from + (little ? i : size - 1 - i)]))
+          << (8 * i);
+    return m_tf.constant(8 * size, word);
+  }
+  return std::nullopt;
+}
+
 void ThreadEncoder::boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset,
                                          unsigned size, const cvc5::Term &value) {
   // Row 13d: a whole word of a captured region, at origin + k·size, is one of the region's words of that
@@ -786,8 +809,11 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       // inside its views).
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
-      if ((type->isIntegerTy() || type->isFloatingPointTy()) && bits == 8 * size) // floats: their bits
+      if ((type->isIntegerTy() || type->isFloatingPointTy()) && bits == 8 * size) { // floats: their bits
+        if (auto word = capturedWordAt(open->second, ptr.offset, size))
+          return SymValue{*word, ptr.how};
         boundByCapturedWords(open->second, ptr.offset, size, read.term);
+      }
       if (read.how.exact()) {
         static const std::map<unsigned, const char *> kInt = {
             {8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};

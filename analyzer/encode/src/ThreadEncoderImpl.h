@@ -131,6 +131,10 @@ private:
   cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
   /// Row 13d: asserts that `value`, read `size` bytes wide at `offset` of open contents, lies within the
   /// captured words' range when the offset is a whole word of a captured region.
+  /// Row 13d: the captured word `size` bytes wide at `offset` of open contents, when the offset is a
+  /// constant inside a captured region whose bytes are kept.
+  std::optional<cvc5::Term> capturedWordAt(const EncodingState::OpenContents &open, const cvc5::Term &offset,
+                                           unsigned size);
   void boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset, unsigned size,
                             const cvc5::Term &value);
   /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
