@@ -699,8 +699,21 @@ cvc5::Term ThreadEncoder::readBytes(const cvc5::Term &array, const cvc5::Term &o
   return m_tf.resize(result, bits, false);
 }
 
+bool ThreadEncoder::readAsBytes(llvm::Type *type) const {
+  // A vector is one value with lane 0 in the low bits (row 14): its bytes in memory, read as one
+  // little-endian integer, when it has no padding and no i1 lanes.
+  if (type->isIntegerTy(1))
+    return false;
+  if (!type->isVectorTy())
+    return true;
+  return m_s.launch.endianness == format::Endianness::Little && !type->getScalarType()->isIntegerTy(1) &&
+         !type->getScalarType()->isPointerTy() &&
+         m_s.layout.getTypeSizeInBits(type).getFixedValue() ==
+             8 * m_s.layout.getTypeStoreSize(type).getFixedValue();
+}
+
 void ThreadEncoder::guardRead(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr) {
-  if (!ptr.object.isBitVectorValue() || type->isIntegerTy(1) || type->isVectorTy())
+  if (!ptr.object.isBitVectorValue() || !readAsBytes(type))
     return;
   std::uint64_t object = std::stoull(ptr.object.getBitVectorValue(10));
   unsigned size = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
@@ -774,7 +787,7 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
   // Read-only buffers with captured bytes are read exactly, read-only buffers without them through one open
   // array (openContents); anything another work-item may write is an unknown (the adversarial abstraction),
   // and so is private memory here (privateValueAt reads the variables it can follow).
-  if (ptr.object.isBitVectorValue() && !type->isIntegerTy(1) && !type->isVectorTy()) {
+  if (ptr.object.isBitVectorValue() && readAsBytes(type)) {
     std::uint64_t object = std::stoull(ptr.object.getBitVectorValue(10));
     auto table = m_s.capturedTables.find(object);
     auto raw = wordwise ? m_s.capturedBytes.find(object) : m_s.capturedBytes.end();

@@ -129,6 +129,9 @@ private:
                             const cvc5::Term &offset, const cvc5::Term &value);
   /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
   cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
+  /// Whether a load of `type` reads memory's bytes as one value (scalars other than i1; vectors without
+  /// padding or i1 lanes, on a little-endian device).
+  bool readAsBytes(llvm::Type *type) const;
   /// Row 13d: asserts that `value`, read `size` bytes wide at `offset` of open contents, lies within the
   /// captured words' range when the offset is a whole word of a captured region.
   /// Row 13d: the captured word `size` bytes wide at `offset` of open contents, when the offset is a
