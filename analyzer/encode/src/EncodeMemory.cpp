@@ -815,6 +815,8 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       for (std::size_t at = 0; at + size <= data.size(); at += size)
         result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)), wordAt(at), result);
       noteDistinctWordRead(inst, object, size, bits, ptr.offset, result);
+      if (!result.isBitVectorValue()) // a constant offset's word is a constant: nothing to leave open
+        m_s.tableWordReads.push_back(result);
       return SymValue{result, ptr.how};
     }
     if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {

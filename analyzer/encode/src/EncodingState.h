@@ -210,6 +210,9 @@ struct EncodingState {
   /// Counter calls (counterStep) on memory that starts open and that nothing else writes: their results
   /// are exact within a guard (CounterResult::exactWithGuard).
   std::set<const llvm::Instruction *> openCounterCalls;
+  /// The values of reads of captured tables as a choice among their words (loadValue), both work-items':
+  /// a bounds query's first question leaves them open (BoundsQuery.cpp, docs/semantics.md row 37g).
+  std::vector<cvc5::Term> tableWordReads;
   bool anyObjectMayBeWritten = false;
   /// Read-only buffers with captured bytes: object → (array term: offset in the object → byte).
   std::map<std::uint64_t, cvc5::Term> capturedTables;
