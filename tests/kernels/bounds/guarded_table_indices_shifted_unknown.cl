@@ -1,6 +1,6 @@
 //unknown
 //--global_size=128 --local_size=64 --data idx=iota:1024 --data shift=iota:2048 --size tab=256 --size out=512 --checks=all
-//unknown: .*the access at kernels/guarded_table_indices_shifted_unknown.cl:16:14
+//unknown: .*access at kernels/guarded_table_indices_shifted_unknown.cl:16:14
 /* As bounds/guarded_table_indices_within, each index shifted by shift[g] (0 to 2047, captured but too large
    to read exactly): work-item 1 reads tab[63 + 1], one past tab's 64 ints. With the table reads left open
    the query is satisfiable, and a satisfiable weakening proves nothing (docs/semantics.md row 37g): taken
