@@ -457,7 +457,8 @@ bool onlyLoadedAndStored(const llvm::AllocaInst &alloca) {
 } // namespace
 
 std::optional<SymValue> ThreadEncoder::privateValueAt(llvm::LoadInst &load, const SymPointer &at) {
-  if (!at.object.isBitVectorValue() || load.getType()->isVectorTy())
+  // A vector is read back whole from a store of the same vector type (its value term, as stored).
+  if (!at.object.isBitVectorValue() || (load.getType()->isVectorTy() && !readAsBytes(load.getType())))
     return std::nullopt;
   std::uint64_t object = std::stoull(at.object.getBitVectorValue(10));
   auto alloca = m_privateAllocas.find(object);

@@ -179,8 +179,12 @@ private:
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);
 
   // --- integer built-ins (IntegerBuiltins.cpp) ---
-  /// min, max, clamp, abs, mul24 and mad24 on scalar integers, exactly; nullopt for anything else.
+  /// min, max, clamp, abs, mul24 and mad24 on integer scalars and vectors (lane by lane), exactly; nullopt
+  /// for anything else.
   std::optional<SymValue> integerBuiltin(llvm::CallBase &call, const std::string &name);
+  /// One lane of integerBuiltin; `outside` collects mul24/mad24 operands outside their 24-bit range.
+  std::optional<cvc5::Term> integerBuiltinLane(const std::string &name, bool isSigned,
+                                               const std::vector<cvc5::Term> &args, cvc5::Term &outside);
 
   EncodingState &m_s;
   TermFactory &m_tf;
