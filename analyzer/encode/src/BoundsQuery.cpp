@@ -207,22 +207,37 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
       if (!any)
         continue;
       std::string label = boundsLabel(sites, exactPass && how.size() > 1);
-      // A large query over reads of captured tables first asks the same with every such read as any value
-      // (a weakening: a model of the query is one of this with those values): where the accesses' guards
-      // alone keep them inside, that is settled without the choices among the tables' words, which the
-      // solver otherwise bit-blasts whole, past its time limit (OpenMM computeNonbonded: posq[j] under
-      // `j < PADDED_NUM_ATOMS`, j read from a 3.5 KiB table by 32 unrolled reads: 7 s on a 1 s limit, and
-      // the launch past its own). Only large ones: on small ones the solver answers the query itself
-      // sooner than the weakening, which is mostly satisfiable.
+      // A large query over reads of captured tables first asks the same with every such read as a value of
+      // its own, between its table's least and greatest word when it reads a whole captured word (a
+      // weakening: a model of the query is one of this with the reads' values): where the accesses'
+      // guards, or the tables' ranges, keep them inside, that is settled without the choices among the
+      // tables' words, which the solver otherwise bit-blasts whole, past its time limit (OpenMM
+      // computeNonbonded: posq[j] under `j < PADDED_NUM_ATOMS`, j read from a 3.5 KiB table by 32 unrolled
+      // reads: 7 s on a 1 s limit, and the launch past its own). Only large ones: on small ones the
+      // solver answers the query itself sooner than the weakening, which is mostly satisfiable. Half the
+      // place's budget: on a loaded machine a second was not always enough.
       if (!s.tableWordReads.empty() && dagSizeAtLeast(q, kLargeQueryTerms)) {
-        std::vector<cvc5::Term> open;
-        open.reserve(s.tableWordReads.size());
-        for (const cvc5::Term &read : s.tableWordReads)
-          open.push_back(tf.fresh(read.getSort(), "any_table_word"));
-        cvc5::Term weak = q.substitute(s.tableWordReads, open);
-        long long firstMs = budgetMs ? std::min<long long>(*budgetMs, 1000) : 1000;
-        if (weak != q &&
-            ask(s, weak, label + ", table reads open", firstMs).status == QueryOutcome::Status::Unsat)
+        std::vector<cvc5::Term> reads, open;
+        cvc5::Term ranges = tf.boolean(true);
+        for (const EncodingState::TableWordRead &read : s.tableWordReads) {
+          unsigned bits = 8 * read.size;
+          cvc5::Term any = tf.fresh(read.value.getSort(), "any_table_word");
+          cvc5::Term from = tf.op(cvc5::Kind::BITVECTOR_SUB, {read.offset, tf.constant(64, read.origin)});
+          cvc5::Term whole =
+              tf.land(tf.land(tf.ule(tf.constant(64, read.origin), read.offset),
+                              tf.ule(from, tf.constant(64, read.bytes - read.size))),
+                      tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {from, tf.constant(64, read.size)}),
+                            tf.constant(64, 0)));
+          cvc5::Term within = tf.land(tf.ule(tf.constant(bits, read.least), read.value),
+                                      tf.ule(read.value, tf.constant(bits, read.greatest)));
+          ranges = tf.land(ranges, tf.lor(tf.lnot(whole), within));
+          reads.push_back(read.value);
+          open.push_back(any);
+        }
+        cvc5::Term weak = tf.land(q, ranges).substitute(reads, open);
+        long long firstMs = budgetMs ? std::max<long long>(1, *budgetMs / 2) : 2500;
+        if (ask(s, weak, label + ", table reads within their ranges", firstMs).status ==
+            QueryOutcome::Status::Unsat)
           continue;
       }
       out = ask(s, q, label, budgetMs);

@@ -813,11 +813,17 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       cvc5::Term result = isMultipleOf(ptr.offset, size) && origin % size == 0
                               ? m_tf.fresh(m_tf.bv(bits), "outside_captured_" + std::to_string(object))
                               : loadValue(inst, type, ptr, /*wordwise=*/false).term;
-      for (std::size_t at = 0; at + size <= data.size(); at += size)
+      std::uint64_t least = ~0ull, greatest = 0;
+      for (std::size_t at = 0; at + size <= data.size(); at += size) {
         result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)), wordAt(at), result);
+        std::uint64_t word = EncodingState::capturedWord(data, at, size, little);
+        least = std::min(least, word);
+        greatest = std::max(greatest, word);
+      }
       noteDistinctWordRead(inst, object, size, bits, ptr.offset, result);
-      if (!result.isBitVectorValue()) // a constant offset's word is a constant: nothing to leave open
-        m_s.tableWordReads.push_back(result);
+      if (!result.isBitVectorValue() && bits == 8 * size && data.size() >= size)
+        // (a constant offset's word is a constant: nothing to leave open)
+        m_s.tableWordReads.push_back({result, ptr.offset, origin, data.size(), size, least, greatest});
       return SymValue{result, ptr.how};
     }
     if (auto open = m_s.openContents.find(object); open != m_s.openContents.end()) {

@@ -210,9 +210,15 @@ struct EncodingState {
   /// Counter calls (counterStep) on memory that starts open and that nothing else writes: their results
   /// are exact within a guard (CounterResult::exactWithGuard).
   std::set<const llvm::Instruction *> openCounterCalls;
-  /// The values of reads of captured tables as a choice among their words (loadValue), both work-items':
-  /// a bounds query's first question leaves them open (BoundsQuery.cpp, docs/semantics.md row 37g).
-  std::vector<cvc5::Term> tableWordReads;
+  /// Reads of captured tables as a choice among their words (loadValue), both work-items': a large bounds
+  /// query's first question leaves each open within its table's range (BoundsQuery.cpp, row 37g).
+  struct TableWordRead {
+    cvc5::Term value, offset;
+    std::uint64_t origin = 0, bytes = 0; ///< the captured words lie at origin + k·size, k·size < bytes
+    unsigned size = 0;
+    std::uint64_t least = 0, greatest = 0; ///< the least and greatest word, unsigned
+  };
+  std::vector<TableWordRead> tableWordReads;
   bool anyObjectMayBeWritten = false;
   /// Read-only buffers with captured bytes: object → (array term: offset in the object → byte).
   std::map<std::uint64_t, cvc5::Term> capturedTables;
