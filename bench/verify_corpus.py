@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Per-kernel analysis time of clcapture-verify over the kernel corpus (tests/kernels).
 
-usage: bench/verify_corpus.py [--verify build/bin/clcapture-verify] [--reps 3]
+usage: bench/verify_corpus.py [--verify build/bin/clcapture-verify] [--reps 3] [--checks LIST]
 
 Each corpus kernel's capture folder is generated from its header (tests/kernels/run_kernel.py --keep), then
 clcapture-verify is timed on it REPS times (median wall time per kernel, whole process: start-up, Clang,
@@ -26,6 +26,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--verify", default=os.path.join(ROOT, "build", "bin", "clcapture-verify"))
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--checks", help="passed as clcapture-verify --checks=LIST (default: the verifier's default)")
     o = p.parse_args()
     kernels = sorted(glob.glob(os.path.join(ROOT, "tests", "kernels", "*", "*.cl")))
     times, verdicts = {}, {}
@@ -38,7 +39,8 @@ def main():
             runs = []
             for _ in range(o.reps):
                 start = time.monotonic()
-                r = subprocess.run([o.verify, "--format=json", "--no-cache", os.path.join(folder, "captures.json")],
+                checks = [f"--checks={o.checks}"] if o.checks else []
+                r = subprocess.run([o.verify, "--format=json", "--no-cache", *checks, os.path.join(folder, "captures.json")],
                                    capture_output=True, text=True)
                 runs.append(time.monotonic() - start)
             times[name] = statistics.median(runs)
