@@ -227,8 +227,7 @@ def launch_arguments(rng, k):
         else:
             record = {"kind": "buffer", "bytes": int(k.launch["sizes"].get(name, DEFAULT_BUFFER)), "read_only": False}
             if name in k.launch["data"]:
-                how, values = k.launch["data"][name].split(":", 1)
-                ints = list(range(int(values))) if how == "iota" else [int(v, 0) for v in values.split(",")]
+                ints = run_kernel.data_ints(k.launch["data"][name])
                 record["contents"] = int32_hex(ints)
                 record["bytes"] = 4 * len(ints)
             if record["bytes"] == 0:
