@@ -221,7 +221,7 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
         cvc5::Term ranges = tf.boolean(true);
         for (const EncodingState::TableWordRead &read : s.tableWordReads) {
           unsigned bits = 8 * read.size;
-          cvc5::Term any = tf.fresh(read.value.getSort(), "any_table_word");
+          cvc5::Term fresh = tf.fresh(read.value.getSort(), "any_table_word");
           cvc5::Term from = tf.op(cvc5::Kind::BITVECTOR_SUB, {read.offset, tf.constant(64, read.origin)});
           cvc5::Term whole =
               tf.land(tf.land(tf.ule(tf.constant(64, read.origin), read.offset),
@@ -232,7 +232,7 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
                                       tf.ule(read.value, tf.constant(bits, read.greatest)));
           ranges = tf.land(ranges, tf.lor(tf.lnot(whole), within));
           reads.push_back(read.value);
-          open.push_back(any);
+          open.push_back(fresh);
         }
         cvc5::Term weak = tf.land(q, ranges).substitute(reads, open);
         long long firstMs = budgetMs ? std::max<long long>(1, *budgetMs / 2) : 2500;
