@@ -96,7 +96,6 @@ bool dagSizeAtLeast(const cvc5::Term &t, std::size_t n) {
       if (seen.insert(child).second)
         todo.push_back(child);
   }
-  fprintf(stderr, "DAG %zu\n", seen.size());
   return seen.size() >= n;
 }
 
