@@ -294,6 +294,40 @@ private:
   std::map<std::string, unsigned> m_names;
 };
 
+/// Whether `t` is a multiple of `size` by its form: a constant multiple, a product or left shift with such a
+/// factor, a sum or ite of such terms. False when the form does not show it.
+inline bool isMultipleOf(const cvc5::Term &t, unsigned size, int depth = 0) {
+  if (size <= 1)
+    return true;
+  if (depth > 32 || (size & (size - 1)) != 0)
+    return false;
+  if (t.isBitVectorValue())
+    return std::stoull(t.getBitVectorValue(10)) % size == 0;
+  switch (t.getKind()) {
+  case cvc5::Kind::BITVECTOR_MULT:
+    for (const cvc5::Term &c : t)
+      if (isMultipleOf(c, size, depth + 1))
+        return true;
+    return false;
+  case cvc5::Kind::BITVECTOR_SHL: {
+    cvc5::Term by = t[1];
+    if (isMultipleOf(t[0], size, depth + 1))
+      return true;
+    return by.isBitVectorValue() &&
+           (1ull << std::min<std::uint64_t>(std::stoull(by.getBitVectorValue(10)), 63)) % size == 0;
+  }
+  case cvc5::Kind::BITVECTOR_ADD:
+    for (const cvc5::Term &c : t)
+      if (!isMultipleOf(c, size, depth + 1))
+        return false;
+    return true;
+  case cvc5::Kind::ITE:
+    return isMultipleOf(t[1], size, depth + 1) && isMultipleOf(t[2], size, depth + 1);
+  default:
+    return false;
+  }
+}
+
 namespace detail {
 
 /// The value of a bit-vector constant of at most 64 bits.

@@ -5,7 +5,8 @@
 //   ThreadEncoder.cpp          the walk (run), values and pointers of operands, fresh values
 //   EncodeControlFlow.cpp      block reach predicates, loops (one arbitrary iteration), phis, ScalarEvolution
 //   EncodeMemory.cpp           alloca, getelementptr, load, store, atomicrmw/cmpxchg, access records,
-//                              captured read-only tables
+//                              private variables read back
+//   EncodeLoadedValues.cpp     what a load reads: captured read-only tables, open contents, captured words
 //   EncodeArithmetic.cpp       integer and boolean arithmetic, comparisons, casts, select, vector lanes
 //   EncodeCalls.cpp            calls: intrinsics, work-item queries, atomic and vector built-ins
 //   EncodeWorkGroupFunctions.cpp  barrier, async_work_group_copy and wait_group_events
@@ -105,6 +106,26 @@ private:
   format::Status enterBarrierLoop(llvm::Loop &loop, const std::optional<SymValue> &taken);
   std::optional<SymValue> fromScev(const llvm::SCEV *s);
 
+  // --- what a load reads (EncodeLoadedValues.cpp) ---
+  /// The value of a load of `type` at `ptr`: captured tables exactly, open contents, else a fresh value.
+  SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
+  /// The guard of a read of `type` at `ptr`: inside the captured bytes of a table, inside an open buffer's
+  /// views (a witness must not read elsewhere).
+  void guardRead(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr);
+  /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
+  cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
+  /// Whether a load of `type` reads memory's bytes as one value (scalars other than i1; vectors without
+  /// padding or i1 lanes, on a little-endian device).
+  bool readAsBytes(llvm::Type *type) const;
+  /// Row 13d: the captured word `size` bytes wide at `offset` of open contents, when the offset is a
+  /// constant inside a captured region whose bytes are kept.
+  std::optional<cvc5::Term> capturedWordAt(const EncodingState::OpenContents &open, const cvc5::Term &offset,
+                                           unsigned size);
+  /// Row 13d: asserts that `value`, read `size` bytes wide at `offset` of open contents, lies within the
+  /// captured words' range when the offset is a whole word of a captured region.
+  void boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset, unsigned size,
+                            const cvc5::Term &value);
+
   // --- memory (EncodeMemory.cpp) ---
   /// `role` tells apart two accesses of one instruction (an async copy's write and read); `collective`
   /// marks an access the whole work-group makes together (an async copy).
@@ -114,32 +135,15 @@ private:
   void recordAccess(llvm::Instruction &inst, const SymPointer &ptr, cvc5::Term size, Exactness sizeHow,
                     bool reads, bool writes, bool atomic, unsigned elementSize, const SymValue *stored,
                     unsigned role = 0, bool collective = false);
-  SymValue loadValue(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr, bool wordwise = true);
   /// The value a plain write stores from `operand`; an open one (`what`, or the slice's reason) when it has
   /// no term.
   SymValue storedValue(llvm::Value &operand, const std::string &what);
   /// Marks `inst`'s write record when the slice left its stored `operand` out (AccessRecord::valueSliced).
   void noteSlicedValue(llvm::Instruction &inst, const llvm::Value &operand);
-  /// The guard of a read of `type` at `ptr`: inside the captured bytes of a table, inside an open buffer's
-  /// views (a witness must not read elsewhere).
-  void guardRead(llvm::Instruction &inst, llvm::Type *type, const SymPointer &ptr);
   /// Records read `inst` of captured table `object` (EncodingState::distinctWordReads) when its words of
   /// `size` bytes, cut to `bits`, are pairwise distinct and its value may end up in an address.
   void noteDistinctWordRead(const llvm::Instruction &inst, std::uint64_t object, unsigned size, unsigned bits,
                             const cvc5::Term &offset, const cvc5::Term &value);
-  /// `size` bytes of a byte array (offset → byte) at `offset`, in the device's byte order, as `bits` bits.
-  cvc5::Term readBytes(const cvc5::Term &array, const cvc5::Term &offset, unsigned size, unsigned bits);
-  /// Whether a load of `type` reads memory's bytes as one value (scalars other than i1; vectors without
-  /// padding or i1 lanes, on a little-endian device).
-  bool readAsBytes(llvm::Type *type) const;
-  /// Row 13d: asserts that `value`, read `size` bytes wide at `offset` of open contents, lies within the
-  /// captured words' range when the offset is a whole word of a captured region.
-  /// Row 13d: the captured word `size` bytes wide at `offset` of open contents, when the offset is a
-  /// constant inside a captured region whose bytes are kept.
-  std::optional<cvc5::Term> capturedWordAt(const EncodingState::OpenContents &open, const cvc5::Term &offset,
-                                           unsigned size);
-  void boundByCapturedWords(const EncodingState::OpenContents &open, const cvc5::Term &offset, unsigned size,
-                            const cvc5::Term &value);
   /// A pointer's bits as an integer of `bits` bits: its object's address (open, EncodingState::
   /// objectAddresses) plus its offset. Inexact (`why`): addresses are the driver's choice.
   SymValue addressBits(const SymPointer &ptr, unsigned bits, const std::string &why);
