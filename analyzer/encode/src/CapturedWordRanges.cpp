@@ -40,10 +40,18 @@ WordRange rangeOf(const std::string &bytes, unsigned width, bool little) {
 
 std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::path &data,
                                                         std::uint64_t origin, bool littleEndian) {
+  // Keyed by the file's path, size and time as well: a loose file's name need not be its contents' hash (a
+  // capture written by hand, a test that rewrites one), and a stale range would be a wrong fact.
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, std::uint64_t, bool>, std::shared_ptr<const CapturedWords>> scanned;
+  static std::map<std::tuple<std::string, std::uint64_t, bool, std::uint64_t, std::int64_t>,
+                  std::shared_ptr<const CapturedWords>>
+      scanned;
   static std::uint64_t kept = 0;
-  auto key = std::make_tuple(data.string(), origin, littleEndian);
+  std::error_code error;
+  auto written = std::filesystem::last_write_time(data, error);
+  std::int64_t stamp = error ? 0 : static_cast<std::int64_t>(written.time_since_epoch().count());
+  auto key =
+      std::make_tuple(data.string(), origin, littleEndian, format::captureFileSize(data).value_or(0), stamp);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = scanned.find(key); it != scanned.end())

@@ -51,7 +51,7 @@ inline constexpr std::uint64_t kMaxKeptBytes = 64ull << 20;
 
 /// The word ranges of the capture file `data` (the bytes of [origin, origin + its size)), words composed in
 /// the device's byte order; null when the file cannot be read or is larger than kMaxScannedWordBytes.
-/// Scanned once per file and process (a launch's queries share it).
+/// Scanned once per file (path, size and time) and process (a launch's queries share it).
 std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::path &data,
                                                         std::uint64_t origin, bool littleEndian);
 
