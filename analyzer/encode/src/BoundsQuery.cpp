@@ -221,12 +221,7 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
         for (const EncodingState::TableWordRead &read : s.tableWordReads) {
           unsigned bits = 8 * read.size;
           cvc5::Term fresh = tf.fresh(read.value.getSort(), "any_table_word");
-          cvc5::Term from = tf.op(cvc5::Kind::BITVECTOR_SUB, {read.offset, tf.constant(64, read.origin)});
-          cvc5::Term whole =
-              tf.land(tf.land(tf.ule(tf.constant(64, read.origin), read.offset),
-                              tf.ule(from, tf.constant(64, read.bytes - read.size))),
-                      tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {from, tf.constant(64, read.size)}),
-                            tf.constant(64, 0)));
+          cvc5::Term whole = wholeWordAt(tf, read.offset, read.origin, read.bytes, read.size);
           cvc5::Term within = tf.land(tf.ule(tf.constant(bits, read.least), read.value),
                                       tf.ule(read.value, tf.constant(bits, read.greatest)));
           ranges = tf.land(ranges, tf.lor(tf.lnot(whole), within));

@@ -21,11 +21,9 @@ namespace {
 WordRange rangeOf(const std::string &bytes, unsigned width, bool little) {
   WordRange r{~0ull, 0, INT64_MAX, INT64_MIN};
   unsigned bits = 8 * width;
+  const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
   for (std::size_t at = 0; at + width <= bytes.size(); at += width) {
-    std::uint64_t word = 0;
-    for (unsigned i = 0; i < width; ++i)
-      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + (little ? i : width - 1 - i)]))
-              << (8 * i);
+    std::uint64_t word = composeWord(data + at, width, little);
     std::int64_t sword = bits == 64 ? static_cast<std::int64_t>(word)
                                     : static_cast<std::int64_t>(word << (64 - bits)) >> (64 - bits);
     r.umin = std::min(r.umin, word);
@@ -50,15 +48,13 @@ std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::p
   std::error_code error;
   auto written = std::filesystem::last_write_time(data, error);
   std::int64_t stamp = error ? 0 : static_cast<std::int64_t>(written.time_since_epoch().count());
-  auto key =
-      std::make_tuple(data.string(), origin, littleEndian, format::captureFileSize(data).value_or(0), stamp);
+  std::optional<std::uint64_t> size = format::captureFileSize(data);
+  auto key = std::make_tuple(data.string(), origin, littleEndian, size.value_or(0), stamp);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = scanned.find(key); it != scanned.end())
       return it->second;
   }
-  std::shared_ptr<const CapturedWords> result;
-  auto size = format::captureFileSize(data);
   if (size && *size <= kMaxScannedWordBytes) {
     if (auto bytes = format::readCaptureFile(data)) {
       auto words = std::make_shared<CapturedWords>();
@@ -79,8 +75,8 @@ std::shared_ptr<const CapturedWords> capturedWordRanges(const std::filesystem::p
     }
   }
   std::lock_guard<std::mutex> lock(mutex);
-  scanned.emplace(key, result);
-  return result;
+  scanned.emplace(key, nullptr); // unreadable or too large: no ranges, and not asked again
+  return nullptr;
 }
 
 } // namespace clcapture::encode::detail

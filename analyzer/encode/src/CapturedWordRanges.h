@@ -19,6 +19,14 @@
 
 namespace clcapture::encode::detail {
 
+/// The `size`-byte word at `bytes` (size at most 8), composed in the device's byte order.
+inline std::uint64_t composeWord(const unsigned char *bytes, unsigned size, bool little) {
+  std::uint64_t word = 0;
+  for (unsigned i = 0; i < size; ++i)
+    word |= static_cast<std::uint64_t>(bytes[little ? i : size - 1 - i]) << (8 * i);
+  return word;
+}
+
 /// The least and the greatest captured word of one width, unsigned and signed (as the width's integer).
 struct WordRange {
   std::uint64_t umin = 0, umax = 0;

@@ -82,14 +82,8 @@ std::optional<cvc5::Term> ThreadEncoder::capturedWordAt(const EncodingState::Ope
     if (!words->bytes || at < words->origin || at - words->origin > words->size ||
         words->size - (at - words->origin) < size)
       continue;
-    const std::string &bytes = *words->bytes;
-    std::size_t from = at - words->origin;
-    std::uint64_t word = 0;
-    for (unsigned i = 0; i < size; ++i)
-      word |=
-          static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[from + (little ? i : size - 1 - i)]))
-          << (8 * i);
-    return m_tf.constant(8 * size, word);
+    const auto *bytes = reinterpret_cast<const unsigned char *>(words->bytes->data());
+    return m_tf.constant(8 * size, detail::composeWord(bytes + (at - words->origin), size, little));
   }
   return std::nullopt;
 }
@@ -100,18 +94,10 @@ void ThreadEncoder::boundByCapturedWords(const EncodingState::OpenContents &open
   // size, so it lies between their least and greatest (both orders). A read elsewhere gets no fact.
   for (const auto &words : open.capturedWords) {
     const std::optional<detail::WordRange> &range = words->of(size);
-    if (!range)
+    if (!range) // no word of this size fits the region
       continue;
     unsigned bits = 8 * size;
-    cvc5::Term within =
-        m_tf.land(m_tf.ule(m_tf.constant(64, words->origin), offset),
-                  m_tf.ule(m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, words->origin)}),
-                           m_tf.constant(64, words->size - size)));
-    cvc5::Term whole =
-        m_tf.eq(m_tf.op(cvc5::Kind::BITVECTOR_AND,
-                        {m_tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, m_tf.constant(64, words->origin)}),
-                         m_tf.constant(64, size - 1)}),
-                m_tf.constant(64, 0));
+    cvc5::Term whole = wholeWordAt(m_tf, offset, words->origin, words->size, size);
     std::uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
     auto sconst = [&](std::int64_t v) { return m_tf.constant(bits, static_cast<std::uint64_t>(v) & mask); };
     cvc5::Term bounded =
@@ -119,7 +105,7 @@ void ThreadEncoder::boundByCapturedWords(const EncodingState::OpenContents &open
                             m_tf.ule(value, m_tf.constant(bits, range->umax))),
                   m_tf.land(m_tf.op(cvc5::Kind::BITVECTOR_SLE, {sconst(range->smin), value}),
                             m_tf.op(cvc5::Kind::BITVECTOR_SLE, {value, sconst(range->smax)})));
-    m_s.solver.assertFormula(m_tf.lor(m_tf.lnot(m_tf.land(within, whole)), bounded));
+    m_s.solver.assertFormula(m_tf.lor(m_tf.lnot(whole), bounded));
   }
 }
 
@@ -141,10 +127,6 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       const auto &[origin, data] = raw->second;
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
       bool little = m_s.launch.endianness == format::Endianness::Little;
-      auto wordAt = [&](std::size_t at) {
-        return m_tf.resize(m_tf.constant(size * 8, EncodingState::capturedWord(data, at, size, little)), bits,
-                           false);
-      };
       // The byte table is needed only for unaligned offsets: an offset that is origin + k·size by
       // construction reads a whole word or lies outside the captured bytes, which are open either way — a
       // fresh value, far cheaper for the solver than an array of byte stores. (Choosing the word by the
@@ -155,8 +137,9 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
                               : loadValue(inst, type, ptr, /*wordwise=*/false).term;
       std::uint64_t least = ~0ull, greatest = 0;
       for (std::size_t at = 0; at + size <= data.size(); at += size) {
-        result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)), wordAt(at), result);
         std::uint64_t word = EncodingState::capturedWord(data, at, size, little);
+        result = m_tf.ite(m_tf.eq(ptr.offset, m_tf.constant(64, origin + at)),
+                          m_tf.resize(m_tf.constant(size * 8, word), bits, false), result);
         least = std::min(least, word);
         greatest = std::max(greatest, word);
       }

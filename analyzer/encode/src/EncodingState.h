@@ -245,10 +245,7 @@ struct EncodingState {
   /// The `size`-byte word at `at` of captured bytes `data`, in the device's byte order.
   static std::uint64_t capturedWord(const std::vector<unsigned char> &data, std::size_t at, unsigned size,
                                     bool little) {
-    std::uint64_t word = 0;
-    for (unsigned i = 0; i < size; ++i)
-      word |= static_cast<std::uint64_t>(data[at + (little ? i : size - 1 - i)]) << (8 * i);
-    return word;
+    return detail::composeWord(data.data() + at, size, little);
   }
   /// A read of a captured table whose words of its size are pairwise distinct (loadValue): while `inside`
   /// (a whole captured word), its offset is the one place holding its value (distinctWordFacts). `accesses`:

@@ -294,6 +294,19 @@ private:
   std::map<std::string, unsigned> m_names;
 };
 
+/// `offset` is origin + k·size with the whole word inside [origin, origin + bytes) (bytes ≥ size): a read
+/// there is one of the region's words of that size, whole.
+inline cvc5::Term wholeWordAt(TermFactory &tf, const cvc5::Term &offset, std::uint64_t origin,
+                              std::uint64_t bytes, unsigned size) {
+  cvc5::Term from = tf.op(cvc5::Kind::BITVECTOR_SUB, {offset, tf.constant(64, origin)});
+  cvc5::Term aligned =
+      (size & (size - 1)) == 0
+          ? tf.eq(tf.op(cvc5::Kind::BITVECTOR_AND, {from, tf.constant(64, size - 1)}), tf.constant(64, 0))
+          : tf.eq(tf.op(cvc5::Kind::BITVECTOR_UREM, {from, tf.constant(64, size)}), tf.constant(64, 0));
+  return tf.land(
+      tf.land(tf.ule(tf.constant(64, origin), offset), tf.ule(from, tf.constant(64, bytes - size))), aligned);
+}
+
 /// Whether `t` is a multiple of `size` by its form: a constant multiple, a product or left shift with such a
 /// factor, a sum or ite of such terms. False when the form does not show it.
 inline bool isMultipleOf(const cvc5::Term &t, unsigned size, int depth = 0) {
