@@ -1,14 +1,15 @@
 //===- HookList.h - The entry points clcapture hooks ------------*- C++ -*-===//
 //
 // The one list of hand-written hooks (the Khronos loader's "named list of exceptions"). Every other entry of
-// the dispatch table stays the driver's own. Each hook has one shape: forward unchanged, then record
-// (clBuildProgram and clCompileProgram alone add -cl-kernel-arg-info, because PoCL answers
-// clGetKernelArgInfo only then). clGetProgramInfo is hooked for CL_PROGRAM_BINARIES alone: the binaries an
-// application reads are what it caches, and the program store (ProgramStore.h) keys their sources by them.
-// The enqueues that may write a buffer (writes, copies, fills, maps for writing, unmaps, native kernels,
-// migrations that leave contents undefined) only tell the engine that the buffer changed, so that a later
-// launch reads it again rather than reusing an earlier read (HandleMirrors::written); an extension function
-// the application fetches that could enqueue work unseen turns that reuse off for the rest of the run.
+// the dispatch table stays the driver's own. Each hook has one shape: forward unchanged, then record; no hook
+// changes what the application passes (kernel parameters the driver will not describe are learnt from a
+// private build: engine/ParameterLearning.h). clGetProgramInfo is hooked for CL_PROGRAM_BINARIES alone: the
+// binaries an application reads are what it caches, and the program store (ProgramStore.h) keys their sources
+// by them. The enqueues that may write a buffer (writes, copies, fills, maps for writing, unmaps, native
+// kernels, migrations that leave contents undefined) only tell the engine that the buffer changed, so that a
+// later launch reads it again rather than reusing an earlier read (HandleMirrors::written); an extension
+// function the application fetches that could enqueue work unseen turns that reuse off for the rest of the
+// run.
 //
 // Each entry names the OpenCL version that added it (12 = 1.2). A driver's dispatch table is only as long
 // as the headers it was built with, so an entry newer than the platform's version is neither read nor

@@ -73,21 +73,13 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
       il, length, errcode_ret);
 }
 
-/// The application's build or compile options plus -cl-kernel-arg-info: PoCL answers clGetKernelArgInfo only
-/// for programs built with it (docs/drivers-and-loaders.md), and it is a compile option (OpenCL 1.2
-/// §5.6.4.5). It changes nothing else, and the application's own options are what the capture records.
-std::string withArgInfo(const char *options) {
-  return std::string(options ? options : "") + " -cl-kernel-arg-info";
-}
-
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                     const char *options, cl_uint num_input_headers,
                                     const cl_program *input_headers, const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
   return withDriver(program, CL_INVALID_PROGRAM, [&](const D &d) {
-    cl_int status =
-        d.clCompileProgram(program, num_devices, device_list, withArgInfo(options).c_str(), num_input_headers,
-                           input_headers, header_include_names, pfn_notify, user_data);
+    cl_int status = d.clCompileProgram(program, num_devices, device_list, options, num_input_headers,
+                                       input_headers, header_include_names, pfn_notify, user_data);
     guarded("clCompileProgram", [&] {
       std::vector<std::pair<std::string, cl_program>> headers;
       for (cl_uint i = 0; i < num_input_headers && input_headers && header_include_names; ++i)
@@ -135,8 +127,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
                                   const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
   return withDriver(program, CL_INVALID_PROGRAM, [&](const D &d) {
-    cl_int status = d.clBuildProgram(program, num_devices, device_list, withArgInfo(options).c_str(),
-                                     pfn_notify, user_data);
+    cl_int status = d.clBuildProgram(program, num_devices, device_list, options, pfn_notify, user_data);
     guarded("clBuildProgram", [&] { engine().programBuilt(program, options); });
     return status;
   });

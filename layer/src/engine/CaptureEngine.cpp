@@ -9,6 +9,7 @@
 #include "engine/DriverAnswers.h"
 #include "engine/DriverQueries.h"
 #include "engine/HandleMirrors.h"
+#include "engine/ParameterLearning.h"
 #include "engine/ProgramStore.h"
 #include "engine/ShapeQuota.h"
 #include "engine/SourceInliner.h"
@@ -218,6 +219,7 @@ void CaptureEngine::programBuilt(cl_program program, const char *originalOptions
     return;
   }
   it->second->options = std::move(given);
+  it->second->learnt = std::make_shared<PrivateParameters>(); // a rebuild may change the kernels' signatures
   inlineProgramIncludes(*it->second, {});
 }
 
@@ -229,6 +231,7 @@ void CaptureEngine::programCompiled(cl_program program, const char *originalOpti
       it->second->origin == fmt::ProgramOrigin::BinarySourceRecovered)
     return;
   it->second->options = originalOptions ? originalOptions : "";
+  it->second->learnt = std::make_shared<PrivateParameters>();
   IncludeSources sources;
   for (const auto &[name, header] : headers) {
     auto h = m_state->mirrors.programs.find(header);
@@ -424,6 +427,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::prepare(const cl_icd_dispatch &d, 
     if (d.clFlush)
       d.clFlush(queue);
   });
+  learnParameters(d, queue, kernel);
   std::shared_ptr<PendingLaunch> pending = describeLaunch(d, queue, kernel, shape, backlogged);
   if (pending && !pending->beforeReads.empty())
     enqueueSnapshots(d, queue, pending->beforeReads, numWaits, waits, pending->outOfOrderQueue, pending,
@@ -485,6 +489,54 @@ void planReadsAfter(PendingLaunch &pending, const std::vector<ReadPlan> &written
 }
 
 } // namespace
+
+void CaptureEngine::learnParameters(const cl_icd_dispatch &d, cl_command_queue queue, cl_kernel kernel) {
+  std::shared_ptr<PrivateParameters> learnt;
+  std::string name, source, options;
+  std::uint64_t programId = 0;
+  cl_device_id device = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(m_state->mutex);
+    auto kit = m_state->mirrors.kernels.find(kernel);
+    if (kit == m_state->mirrors.kernels.end() || !kit->second.program || !kit->second.wanted ||
+        kit->second.params || !hasSource(kit->second.program->origin) || !m_state->recorderLocked() ||
+        !d.clGetCommandQueueInfo || !d.clGetKernelInfo || !(device = m_state->driver.queueDevice(d, queue)))
+      return; // describeLaunch asks the driver, or leaves the launch out
+    const ProgramInfo &program = *kit->second.program;
+    learnt = program.learnt;
+    name = kit->second.name;
+    source = program.source;
+    options = program.options;
+    programId = program.id;
+  }
+  std::vector<ParamInfo> params = askParams(d, kernel);
+  if (!answeredAll(params)) {
+    std::lock_guard<std::mutex> once(learnt->mutex);
+    if (!learnt->tried) {
+      learnt->tried = true;
+      cl_context context = nullptr;
+      LearntParameters found;
+      if (d.clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
+        found.failure = "clGetKernelInfo(CL_KERNEL_CONTEXT) failed";
+      else
+        found = learnFromPrivateBuild(d, context, device, source, options);
+      learnt->byKernel = std::move(found.byKernel);
+      if (!found.failure.empty())
+        log(LogLevel::Info,
+            "program " + std::to_string(programId) +
+                ": the driver does not answer clGetKernelArgInfo for the application's build, "
+                "and a private copy built with -cl-kernel-arg-info did not either (" +
+                found.failure + "): argument kinds come from the values set");
+    }
+    auto it = learnt->byKernel.find(name);
+    if (it != learnt->byKernel.end())
+      params = it->second;
+  }
+  std::lock_guard<std::mutex> lock(m_state->mutex);
+  auto kit = m_state->mirrors.kernels.find(kernel);
+  if (kit != m_state->mirrors.kernels.end() && !kit->second.params)
+    kit->second.params = std::move(params);
+}
 
 std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispatch &d, cl_command_queue queue,
                                                              cl_kernel kernel, const LaunchShape &shape,

@@ -101,6 +101,10 @@ private:
   /// prepare()'s description of the launch, under the engine's lock; null when it is not captured.
   std::shared_ptr<PendingLaunch> describeLaunch(const cl_icd_dispatch &driver, cl_command_queue queue,
                                                 cl_kernel kernel, const LaunchShape &shape, bool backlogged);
+  /// Before describeLaunch, outside the engine's lock: the kernel's parameters, from the application's kernel
+  /// when the driver answers, else from a private build (ParameterLearning.h), at the kernel's first
+  /// launch.
+  void learnParameters(const cl_icd_dispatch &driver, cl_command_queue queue, cl_kernel kernel);
   struct State;
   std::unique_ptr<State> m_state;
 };

@@ -17,11 +17,29 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace clcapture::layer {
+
+/// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
+struct ParamInfo {
+  std::string name;
+  std::string type;
+  bool haveQualifier = false;
+  cl_kernel_arg_address_qualifier qualifier = 0;
+  bool isConst = false; ///< CL_KERNEL_ARG_TYPE_CONST: the kernel cannot write through it
+};
+
+/// A program's kernels' parameters from a private build with -cl-kernel-arg-info (ParameterLearning.h), made
+/// at most once, outside the engine's lock: its own mutex makes a second launching thread wait for the first.
+struct PrivateParameters {
+  std::mutex mutex;
+  bool tried = false;
+  std::map<std::string, std::vector<ParamInfo>> byKernel;
+};
 
 struct ProgramInfo {
   std::uint64_t id = 0;
@@ -36,6 +54,7 @@ struct ProgramInfo {
   /// verifiable: another device's binary may come from another source).
   std::vector<cl_device_id> sourceDevices;
   std::string noSourceReason; ///< Binary: why there is no source, and how to get it
+  std::shared_ptr<PrivateParameters> learnt = std::make_shared<PrivateParameters>();
 };
 
 /// Whether launches of a program with this origin can be instantiations (they have source).
@@ -51,15 +70,6 @@ struct ArgValue {
   bool svm = false; ///< set by clSetKernelArgSVMPointer: `svmPointer` is the value
   const void *svmPointer = nullptr;
   CallSite setAt = 0; ///< the application's clSetKernelArg that set this value
-};
-
-/// What the driver says about one kernel parameter (clGetKernelArgInfo); fixed for the kernel's lifetime.
-struct ParamInfo {
-  std::string name;
-  std::string type;
-  bool haveQualifier = false;
-  cl_kernel_arg_address_qualifier qualifier = 0;
-  bool isConst = false; ///< CL_KERNEL_ARG_TYPE_CONST: the kernel cannot write through it
 };
 
 struct KernelInfo {
