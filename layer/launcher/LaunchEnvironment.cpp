@@ -19,6 +19,23 @@ std::string envValue(const char *name) {
   return value ? value : "";
 }
 
+/// The driver library a --icd value names: the library itself, or the first line of an .icd file; empty for
+/// a folder (the Khronos loader has no variable that names a folder of .icd files, only OCL_ICD_FILENAMES).
+std::string driverLibrary(const std::string &chosen) {
+  std::error_code ec;
+  if (fs::is_directory(chosen, ec))
+    return {};
+  if (chosen.size() > 4 && chosen.compare(chosen.size() - 4, 4, ".icd") == 0) {
+    std::ifstream in(chosen);
+    std::string line;
+    std::getline(in, line);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+      line.pop_back();
+    return line;
+  }
+  return chosen;
+}
+
 } // namespace
 
 fs::path findLibrary() {
@@ -44,7 +61,13 @@ LaunchEnvironment::LaunchEnvironment(fs::path library, bool layer, const std::st
     set("OPENCL_LAYERS", others.empty() ? m_library.string() : others + ":" + m_library.string());
     std::string chosen = !icd.empty() ? icd : clcaptureIcd;
     if (!chosen.empty()) {
+      // ocl-icd reads OCL_ICD_VENDORS (a folder, an .icd file or a library); the Khronos loader of CUDA 13
+      // ignores it and loads OCL_ICD_FILENAMES besides the system folder (docs/drivers-and-loaders.md).
       set("OCL_ICD_VENDORS", chosen);
+      if (std::string driver = driverLibrary(chosen); !driver.empty()) {
+        std::string userFiles = envValue("OCL_ICD_FILENAMES");
+        set("OCL_ICD_FILENAMES", userFiles.empty() ? driver : userFiles + ":" + driver);
+      }
       m_drivers = {chosen, !icd.empty() ? "--icd" : "CLCAPTURE_ICD"};
     } else if (!userVendors.empty()) {
       m_drivers = {userVendors, "OCL_ICD_VENDORS"};

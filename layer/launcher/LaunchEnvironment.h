@@ -5,7 +5,7 @@
 // only clcapture.icd for ocl-icd's OCL_ICD_VENDORS, and OCL_ICD_FILENAMES for the Khronos loader; the real
 // driver is whatever --icd or CLCAPTURE_ICD names, else what the user's own OCL_ICD_VENDORS named, else the
 // system vendors folder. As an OPENCL_LAYERS layer the loader keeps finding the drivers itself; --icd (or
-// CLCAPTURE_ICD) then becomes OCL_ICD_VENDORS.
+// CLCAPTURE_ICD) then becomes OCL_ICD_VENDORS, and its library OCL_ICD_FILENAMES for the Khronos loader.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -12,6 +12,7 @@
 #include "engine/ParameterLearning.h"
 #include "engine/ProgramStore.h"
 #include "engine/ShapeQuota.h"
+#include "engine/SignatureReader.h"
 #include "engine/SourceInliner.h"
 #include "process/CallSite.h"
 #include "process/CaptureSwitch.h"
@@ -495,6 +496,7 @@ void CaptureEngine::learnParameters(const cl_icd_dispatch &d, cl_command_queue q
   std::string name, source, options;
   std::uint64_t programId = 0;
   cl_device_id device = nullptr;
+  std::vector<ValueShape> values;
   {
     std::lock_guard<std::mutex> lock(m_state->mutex);
     auto kit = m_state->mirrors.kernels.find(kernel);
@@ -508,29 +510,47 @@ void CaptureEngine::learnParameters(const cl_icd_dispatch &d, cl_command_queue q
     source = program.source;
     options = program.options;
     programId = program.id;
+    values = valueShapes(kit->second, m_state->mirrors);
   }
   std::vector<ParamInfo> params = askParams(d, kernel);
   if (!answeredAll(params)) {
     std::lock_guard<std::mutex> once(learnt->mutex);
-    if (!learnt->tried) {
-      learnt->tried = true;
-      cl_context context = nullptr;
-      LearntParameters found;
-      if (d.clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
-        found.failure = "clGetKernelInfo(CL_KERNEL_CONTEXT) failed";
-      else
-        found = learnFromPrivateBuild(d, context, device, source, options);
-      learnt->byKernel = std::move(found.byKernel);
-      if (!found.failure.empty())
-        log(LogLevel::Info,
-            "program " + std::to_string(programId) +
-                ": the driver does not answer clGetKernelArgInfo for the application's build, "
-                "and a private copy built with -cl-kernel-arg-info did not either (" +
-                found.failure + "): argument kinds come from the values set");
+    if (!learnt->read) {
+      learnt->read = true;
+      learnt->fromSource = readKernelSignatures(source, options);
     }
-    auto it = learnt->byKernel.find(name);
-    if (it != learnt->byKernel.end())
-      params = it->second;
+    auto read = learnt->fromSource.find(name);
+    if (read != learnt->fromSource.end() && read->second.size() == params.size() &&
+        agreesWithValues(read->second, values)) {
+      params = read->second;
+      log(LogLevel::Debug,
+          "kernel " + name + ": parameters read from program " + std::to_string(programId) +
+              "'s source (the driver answers clGetKernelArgInfo only with -cl-kernel-arg-info)");
+    } else {
+      if (!learnt->tried) {
+        learnt->tried = true;
+        cl_context context = nullptr;
+        LearntParameters found;
+        if (d.clGetKernelInfo(kernel, CL_KERNEL_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
+          found.failure = "clGetKernelInfo(CL_KERNEL_CONTEXT) failed";
+        else
+          found = learnFromPrivateBuild(d, context, device, source, options);
+        learnt->byKernel = std::move(found.byKernel);
+        if (!found.failure.empty())
+          log(LogLevel::Info,
+              "program " + std::to_string(programId) +
+                  ": the driver does not answer clGetKernelArgInfo for the application's build, "
+                  "and a private copy built with -cl-kernel-arg-info did not either (" +
+                  found.failure + "): argument kinds come from the values set");
+      }
+      auto built = learnt->byKernel.find(name);
+      if (built != learnt->byKernel.end()) {
+        params = built->second;
+        log(LogLevel::Debug, "kernel " + name + ": parameters from a private build of program " +
+                                 std::to_string(programId) +
+                                 " (its source does not say them with certainty)");
+      }
+    }
   }
   std::lock_guard<std::mutex> lock(m_state->mutex);
   auto kit = m_state->mirrors.kernels.find(kernel);

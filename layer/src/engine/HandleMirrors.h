@@ -33,10 +33,14 @@ struct ParamInfo {
   bool isConst = false; ///< CL_KERNEL_ARG_TYPE_CONST: the kernel cannot write through it
 };
 
-/// A program's kernels' parameters from a private build with -cl-kernel-arg-info (ParameterLearning.h), made
-/// at most once, outside the engine's lock: its own mutex makes a second launching thread wait for the first.
+/// A program's kernels' parameters where the driver does not describe them (ParameterLearning.h): read from
+/// its source where that is certain (SignatureReader.h), else from a private build with -cl-kernel-arg-info.
+/// Each is made at most once, outside the engine's lock: its own mutex makes a second launching thread wait
+/// for the first.
 struct PrivateParameters {
   std::mutex mutex;
+  bool read = false;
+  std::map<std::string, std::vector<ParamInfo>> fromSource;
   bool tried = false;
   std::map<std::string, std::vector<ParamInfo>> byKernel;
 };

@@ -4,9 +4,46 @@
 
 #include "engine/DriverQueries.h"
 
+#include <cstring>
 #include <sstream>
 
 namespace clcapture::layer {
+
+std::vector<ValueShape> valueShapes(const KernelInfo &kernel, const HandleMirrors &mirrors) {
+  std::vector<ValueShape> shapes;
+  for (const ArgValue &value : kernel.args) {
+    ValueShape v;
+    v.set = value.set;
+    v.svm = value.svm;
+    v.size = value.size;
+    v.nullValue = value.set && !value.svm && value.bytes.empty();
+    if (value.bytes.size() == sizeof(cl_mem)) {
+      cl_mem mem = nullptr;
+      std::memcpy(&mem, value.bytes.data(), sizeof mem);
+      v.knownBuffer = mirrors.mems.count(mem) > 0;
+    }
+    shapes.push_back(v);
+  }
+  return shapes;
+}
+
+bool agreesWithValues(const std::vector<ParamInfo> &params, const std::vector<ValueShape> &values) {
+  for (std::size_t i = 0; i < params.size() && i < values.size(); ++i) {
+    const ParamInfo &p = params[i];
+    const ValueShape &v = values[i];
+    if (!v.set)
+      continue;
+    bool pointer = !p.type.empty() && p.type.back() == '*';
+    bool fits = p.qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL ? v.nullValue
+                : pointer ? v.svm || v.knownBuffer || v.size == sizeof(cl_mem)
+                : p.type.rfind("image", 0) == 0 || p.type == "sampler_t"
+                    ? !v.nullValue && !v.svm && v.size == sizeof(void *)
+                    : !v.nullValue && !v.svm && !v.knownBuffer;
+    if (!fits)
+      return false;
+  }
+  return true;
+}
 
 bool answeredAll(const std::vector<ParamInfo> &params) {
   for (const ParamInfo &p : params)
@@ -22,7 +59,9 @@ std::string privateBuildOptions(const std::string &applicationOptions) {
   while (words >> word)
     if (word != "-create-library" && word != "-enable-link-options")
       kept += word + " ";
-  return kept + "-cl-kernel-arg-info";
+  // -cl-opt-disable: parameters are the front end's facts, and PoCL's build of a large program takes a tenth
+  // of the time without optimisation (docs/capture-benchmark.md, "Private builds").
+  return kept + "-cl-kernel-arg-info -cl-opt-disable";
 }
 
 LearntParameters learnFromPrivateBuild(const cl_icd_dispatch &d, cl_context context, cl_device_id device,

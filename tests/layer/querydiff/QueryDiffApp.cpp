@@ -159,6 +159,9 @@ kernel void fill(global int *out, constant int *in, local int *scratch, int n, p
   barrier(CLK_LOCAL_MEM_FENCE);
   out[i] = scratch[get_local_id(0)] * FOO + p.a + (int)p.b;
 }
+// A signature behind a function-like macro: the layer cannot read it from the source and builds a private copy.
+#define COPY_PARAMETERS(T) global T *to, const global T *from
+kernel void copyVia(COPY_PARAMETERS(int)) { to[get_global_id(0)] = from[get_global_id(0)]; }
 kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(global float *x, const global float *restrict y) {
   x[get_global_id(0)] += y[get_global_id(0)];
 }
@@ -479,6 +482,18 @@ void deviceObjects(cl_platform_id platform, cl_device_id device, const std::stri
   name(read, dev + ".readEvent");
   askEvent(dev + ".readEvent", read);
   std::printf("%s fill computed", dev.c_str());
+  for (cl_int r : results)
+    std::printf(" %d", r);
+  std::printf("\n");
+  cl_kernel copyVia = clCreateKernel(source, "copyVia", &err);
+  name(copyVia, dev + ".copyVia");
+  status("clSetKernelArg copyVia 0", clSetKernelArg(copyVia, 0, sizeof out, &out));
+  status("clSetKernelArg copyVia 1", clSetKernelArg(copyVia, 1, sizeof in, &in));
+  status("clEnqueueNDRangeKernel(copyVia)",
+         clEnqueueNDRangeKernel(plain, copyVia, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+  status("clEnqueueReadBuffer(copyVia)",
+         clEnqueueReadBuffer(plain, out, CL_TRUE, 0, sizeof results, results, 0, nullptr, nullptr));
+  std::printf("%s copyVia computed", dev.c_str());
   for (cl_int r : results)
     std::printf(" %d", r);
   std::printf("\n");

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """The query-diff harness: the layer must not change a single answer the application gets.
 
-usage: query_diff.py --app QUERY_DIFF_APP --clcapture CLCAPTURE --driver ICD_OR_LIBRARY --work DIR
+usage: query_diff.py --app QUERY_DIFF_APP --clcapture CLCAPTURE --driver ICD_OR_LIBRARY --work DIR [--loader-dir DIR]
+
+--loader-dir puts that folder first in LD_LIBRARY_PATH for every run, to choose the ICD loader the app gets
+(a CUDA machine has the Khronos loader and ocl-icd side by side: docs/drivers-and-loaders.md).
 
 Runs QueryDiffApp (every object, every clGet*Info parameter name, every deliberate refusal; one line per
 answer) four ways on one driver: bare twice (the loader given only that driver), under `clcapture` (the shim
@@ -20,6 +23,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
+import sidecar_expand  # noqa: E402  (tools/: expands the sidecar's repeat entries)
 
 # (pattern, replacement, why the driver's own answer varies between two bare runs)
 MASKS = [
@@ -65,25 +71,31 @@ def check_capture(folder, label, failures):
     try:
         with open(os.path.join(folder, "captures.json"), encoding="utf-8") as f:
             captures = json.load(f)
-        with open(os.path.join(folder, "captures.meta.json"), encoding="utf-8") as f:
-            sidecar = json.load(f)
+        sidecar = sidecar_expand.load(folder)
     except (OSError, ValueError) as e:
         failures.append(f"{label}: the capture in {folder} does not load: {e}")
         return
-    fills = [i for i, c in enumerate(captures) if c.get("entry_point") == "fill"]
-    if not fills:
-        failures.append(f"{label}: the launch of fill is not in the capture ({len(captures)} instantiations)")
-        return
-    launch = sidecar["launches"][fills[0]]
-    got = [(a.get("kind"), a.get("name"), a.get("address_qualifier")) for a in launch["arguments"]]
-    want = [("buffer", "out", "global"), ("buffer", "in", "constant"), ("local", "scratch", "local"),
-            ("scalar", "n", None), ("scalar", "p", None)]
-    if got != want:
-        failures.append(f"{label}: fill's arguments in the sidecar are {got}, not {want} (the driver's "
-                        "clGetKernelArgInfo answers, through a private build where the application's has none)")
-    if captures[fills[0]].get("compiler_flags") != "-DFOO=2 -cl-std=CL1.2":
-        failures.append(f"{label}: fill's compiler_flags are {captures[fills[0]].get('compiler_flags')!r}, "
-                        "not the application's own")
+    # fill's signature is plain (the layer reads it from the source); copyVia's is behind a function-like macro
+    # (the layer builds a private copy of the program): both must carry the driver's facts.
+    expected = {
+        "fill": [("buffer", "out", "global"), ("buffer", "in", "constant"), ("local", "scratch", "local"),
+                 ("scalar", "n", None), ("scalar", "p", None)],
+        "copyVia": [("buffer", "to", "global"), ("buffer", "from", "global")],
+    }
+    for kernel, want in expected.items():
+        found = [i for i, c in enumerate(captures) if c.get("entry_point") == kernel]
+        if not found:
+            failures.append(f"{label}: the launch of {kernel} is not in the capture ({len(captures)} instantiations)")
+            continue
+        launch = next(l for l in sidecar["launches"] if l.get("instantiation") == found[0])
+        got = [(a.get("kind"), a.get("name"), a.get("address_qualifier")) for a in launch["arguments"]]
+        if got != want:
+            failures.append(f"{label}: {kernel}'s arguments in the sidecar are {got}, not {want} (the driver's "
+                            "clGetKernelArgInfo answers, or what the source or a private build says where the "
+                            "application's build has none)")
+        if captures[found[0]].get("compiler_flags") != "-DFOO=2 -cl-std=CL1.2":
+            failures.append(f"{label}: {kernel}'s compiler_flags are {captures[found[0]].get('compiler_flags')!r}, "
+                            "not the application's own")
 
 
 def main():
@@ -92,18 +104,23 @@ def main():
     parser.add_argument("--clcapture", required=True)
     parser.add_argument("--driver", required=True, help="an .icd file or the driver library")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--loader-dir", help="put this folder's libOpenCL.so.1 in front (LD_LIBRARY_PATH)")
     args = parser.parse_args()
 
     shutil.rmtree(args.work, ignore_errors=True)
     vendors = os.path.join(args.work, "vendors")
     os.makedirs(vendors)
+    library = args.driver
     if args.driver.endswith(".icd"):
-        shutil.copy(args.driver, os.path.join(vendors, "driver.icd"))
-    else:
-        with open(os.path.join(vendors, "driver.icd"), "w", encoding="utf-8") as f:
-            f.write(args.driver + "\n")
+        with open(args.driver, encoding="utf-8") as f:
+            library = f.readline().strip()
+    with open(os.path.join(vendors, "driver.icd"), "w", encoding="utf-8") as f:
+        f.write(library + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLCAPTURE_", "OCL_ICD", "OPENCL_LAYERS"))}
-    bare_env = dict(env, OCL_ICD_VENDORS=vendors)
+    if args.loader_dir:
+        env["LD_LIBRARY_PATH"] = args.loader_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    # ocl-icd reads OCL_ICD_VENDORS; the Khronos loader of CUDA 13 ignores it and reads OCL_ICD_FILENAMES.
+    bare_env = dict(env, OCL_ICD_VENDORS=vendors, OCL_ICD_FILENAMES=library)
 
     bare, _ = run([args.app], bare_env, "bare")
     control, _ = run([args.app], bare_env, "bare (second run)")
