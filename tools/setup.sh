@@ -25,6 +25,8 @@ packages=(
   clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins hashcat
   # bench/monte_carlo.sh: Boost.Compute's monte_carlo example, built against -lOpenCL
   libboost1.74-doc libboost1.74-dev
+  # tools/cts_with_layer.py: the Khronos CTS's compiler suite assembles SPIR-V at build time (spirv-as)
+  spirv-tools
 )
 
 missing=()
