@@ -214,8 +214,14 @@ def main():
     for spec in suites:
         suite, _, names = spec.partition(":")
         tests = [t for t in names.lstrip("!").split(",") if t]
+        listed = listed_tests(args, suite) if tests else []
         if names.startswith("!"):
-            tests = [t for t in listed_tests(args, suite) if t not in tests]
+            tests = [t for t in listed if t not in tests]
+        elif tests:
+            unknown = [t for t in tests if t not in listed]
+            if unknown:
+                print(f"{suite}: this CTS has no test {', '.join(unknown)}: left out", flush=True)
+            tests = [t for t in tests if t in listed]
         runs = {mode: run_suite(args, suite, tests, mode, env, work) for mode in ("bare", "shim", "layer")}
         bare = runs["bare"]["results"]
         if not bare:
