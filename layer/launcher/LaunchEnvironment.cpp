@@ -2,6 +2,8 @@
 
 #include "LaunchEnvironment.h"
 
+#include "dispatch/DriverSet.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -17,23 +19,6 @@ namespace {
 std::string envValue(const char *name) {
   const char *value = std::getenv(name);
   return value ? value : "";
-}
-
-/// The driver library a --icd value names: the library itself, or the first line of an .icd file; empty for
-/// a folder (the Khronos loader has no variable that names a folder of .icd files, only OCL_ICD_FILENAMES).
-std::string driverLibrary(const std::string &chosen) {
-  std::error_code ec;
-  if (fs::is_directory(chosen, ec))
-    return {};
-  if (chosen.size() > 4 && chosen.compare(chosen.size() - 4, 4, ".icd") == 0) {
-    std::ifstream in(chosen);
-    std::string line;
-    std::getline(in, line);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
-      line.pop_back();
-    return line;
-  }
-  return chosen;
 }
 
 } // namespace
@@ -64,9 +49,13 @@ LaunchEnvironment::LaunchEnvironment(fs::path library, bool layer, const std::st
       // ocl-icd reads OCL_ICD_VENDORS (a folder, an .icd file or a library); the Khronos loader of CUDA 13
       // ignores it and loads OCL_ICD_FILENAMES besides the system folder (docs/drivers-and-loaders.md).
       set("OCL_ICD_VENDORS", chosen);
-      if (std::string driver = driverLibrary(chosen); !driver.empty()) {
+      std::vector<std::string> problems; // the pre-flight reports them
+      std::string drivers;
+      for (const std::string &driver : layer::driverCandidates(chosen.c_str(), kSystemVendors, problems))
+        drivers += (drivers.empty() ? "" : ":") + driver;
+      if (!drivers.empty()) {
         std::string userFiles = envValue("OCL_ICD_FILENAMES");
-        set("OCL_ICD_FILENAMES", userFiles.empty() ? driver : userFiles + ":" + driver);
+        set("OCL_ICD_FILENAMES", userFiles.empty() ? drivers : userFiles + ":" + drivers);
       }
       m_drivers = {chosen, !icd.empty() ? "--icd" : "CLCAPTURE_ICD"};
     } else if (!userVendors.empty()) {
