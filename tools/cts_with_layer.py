@@ -4,7 +4,7 @@
 usage: cts_with_layer.py --cts SRC --headers SRC --spirv-headers SRC --build DIR --clcapture BIN
                          --driver ICD_OR_LIBRARY [--suite NAME[:TEST,TEST...]]... [--loader-dir DIR]
                          [--only NAME,...] [--jobs N] [--timeout SECONDS] [--json FILE] [--markdown FILE]
-                         [--no-build]
+                         [--no-build] [--concurrent]
 
 SRC is a checked-out folder or a bare git repository (a fetched copy of KhronosGroup/OpenCL-CTS,
 OpenCL-Headers, SPIRV-Headers; exported with `git archive` into DIR). Nothing of the CTS is committed here.
@@ -19,11 +19,13 @@ docs/layer-conformance.md: suite, tests, passed bare / shim / layer, seconds eac
 --suite NAME runs the whole suite; NAME:a,b runs those tests (the CTS binaries take test names); NAME:!a,b runs
 every test the binary lists (--list) but those. A suite whose harness exits before writing its JSON has its
 results read from its log (`name passed`, `name FAILED`, `name test not supported`). The drivers' own compiler
-caches are off (POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1) so that every run compiles alike. The default
+caches are off (POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1) so that every run compiles alike. --concurrent runs
+the three ways of a suite at once, under the same load (each writes its own results, log and capture). The default
 set is the subsets named in docs/layer-conformance.md that finish on PoCL on a 2-core machine. NAME is the
 executable's (test_NAME): multiple_device_context builds test_multiples.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -193,6 +195,8 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--markdown")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--concurrent", action="store_true",
+                    help="run each suite's bare, shim and layer runs at once (a machine with cores to spare)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     args.clcapture = os.path.abspath(args.clcapture)
@@ -222,7 +226,13 @@ def main():
             if unknown:
                 print(f"{suite}: this CTS has no test {', '.join(unknown)}: left out", flush=True)
             tests = [t for t in tests if t in listed]
-        runs = {mode: run_suite(args, suite, tests, mode, env, work) for mode in ("bare", "shim", "layer")}
+        if args.concurrent:
+            with concurrent.futures.ThreadPoolExecutor(3) as pool:
+                futures = {mode: pool.submit(run_suite, args, suite, tests, mode, env, work)
+                           for mode in ("bare", "shim", "layer")}
+                runs = {mode: f.result() for mode, f in futures.items()}
+        else:
+            runs = {mode: run_suite(args, suite, tests, mode, env, work) for mode in ("bare", "shim", "layer")}
         bare = runs["bare"]["results"]
         if not bare:
             failures.append(f"{suite}: the bare run wrote no results (exit {runs['bare']['exit']}; log in {work})")
