@@ -23,16 +23,18 @@ namespace clcapture::format {
 namespace fs = std::filesystem;
 using namespace reader;
 
-fs::path sidecarPathFor(const fs::path &capturesPath) {
-  fs::path p = capturesPath;
-  if (p.extension() == ".json")
-    p.replace_extension();
-  p += ".meta.json";
-  return p;
-}
-
 bool Capture::hasErrors() const {
   return containsErrors(diagnostics);
+}
+
+const CapturePart *Capture::partOf(std::size_t k) const {
+  if (k >= captures.indices.size())
+    return nullptr;
+  std::size_t index = captures.indices[k];
+  for (const CapturePart &part : parts)
+    if (index >= part.firstIndex && index < part.firstIndex + part.recordCount)
+      return &part;
+  return parts.empty() ? nullptr : &parts.back();
 }
 
 const LaunchFacts *Capture::factsFor(std::size_t k) const {
@@ -90,7 +92,9 @@ std::vector<Diagnostic> crossCheck(Capture &c, const fs::path &metaPath, const R
 
 } // namespace
 
-Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
+namespace {
+
+Capture loadCaptureFile(const fs::path &capturesPath, const ReadOptions &options) {
   Capture c;
   c.capturesPath = capturesPath;
   fs::path metaPath = sidecarPathFor(capturesPath);
@@ -115,6 +119,66 @@ Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
   auto cross = crossCheck(c, metaPath, options);
   c.diagnostics.insert(c.diagnostics.end(), cross.begin(), cross.end());
   return c;
+}
+
+CapturePart partOfFile(const Capture &c) {
+  CapturePart part;
+  part.capturesPath = c.capturesPath;
+  if (c.sidecar)
+    part.process = c.sidecar->header.process;
+  part.recordCount = c.captures.recordCount;
+  return part;
+}
+
+} // namespace
+
+Capture loadCapture(const fs::path &capturesPath, const ReadOptions &options) {
+  Capture c = loadCaptureFile(capturesPath, options);
+  c.parts = {partOfFile(c)};
+  return c;
+}
+
+Capture loadCaptureFolder(const fs::path &folder, const ReadOptions &options) {
+  std::vector<fs::path> paths = capturePartsOf(folder);
+  if (paths.empty())
+    paths.push_back(folder / "captures.json"); // the reader's diagnostics name what is missing
+  std::map<std::string, ProcessRecord> manifest;
+  for (ProcessRecord &record : readProcessManifest(folder))
+    manifest[record.part] = std::move(record);
+  Capture whole;
+  for (const fs::path &path : paths) {
+    Capture c = loadCapture(path, options);
+    CapturePart part = partOfFile(c);
+    part.firstIndex = whole.captures.recordCount;
+    if (auto it = manifest.find(path.filename().string()); it != manifest.end())
+      part.ended = it->second.ended;
+    if (whole.parts.empty()) {
+      whole.capturesPath = c.capturesPath;
+      if (c.sidecar)
+        whole.sidecar = Sidecar{c.sidecar->header, {}};
+    }
+    std::size_t launchesBefore = whole.sidecar ? whole.sidecar->launches.size() : 0;
+    for (std::size_t k = 0; k < c.captures.instantiations.size(); ++k) {
+      whole.captures.instantiations.push_back(std::move(c.captures.instantiations[k]));
+      whole.captures.indices.push_back(part.firstIndex + c.captures.indices[k]);
+      std::optional<std::size_t> launch = c.launchIndex[k];
+      whole.launchIndex.push_back(
+          launch && whole.sidecar ? std::optional<std::size_t>(launchesBefore + *launch) : std::nullopt);
+    }
+    if (c.sidecar && whole.sidecar)
+      for (LaunchFacts &facts : c.sidecar->launches) {
+        if (facts.instantiation)
+          *facts.instantiation += part.firstIndex;
+        whole.sidecar->launches.push_back(std::move(facts));
+      }
+    whole.captures.recordCount += c.captures.recordCount;
+    whole.captures.truncated = whole.captures.truncated || c.captures.truncated;
+    whole.captures.diagnostics.insert(whole.captures.diagnostics.end(), c.captures.diagnostics.begin(),
+                                      c.captures.diagnostics.end());
+    whole.diagnostics.insert(whole.diagnostics.end(), c.diagnostics.begin(), c.diagnostics.end());
+    whole.parts.push_back(std::move(part));
+  }
+  return whole;
 }
 
 } // namespace clcapture::format

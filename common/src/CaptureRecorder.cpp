@@ -3,6 +3,7 @@
 #include "clcapture/format/CaptureRecorder.h"
 
 #include "clcapture/format/CaptureBlobs.h"
+#include "clcapture/format/CaptureParts.h"
 #include "clcapture/format/CaptureWriter.h"
 #include "clcapture/format/GpuVerifyForm.h"
 #include "clcapture/format/InstantiationValidation.h"
@@ -32,12 +33,48 @@ CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header, IfExis
   if (!captures)
     return fail(captures.error());
   return std::unique_ptr<CaptureRecorder>(
-      new CaptureRecorder(dir, std::move(captures.value()), std::move(sidecar.value())));
+      new CaptureRecorder(dir, "captures.json", std::move(captures.value()), std::move(sidecar.value())));
 }
 
-CaptureRecorder::CaptureRecorder(fs::path dir, std::unique_ptr<JsonArrayFile> captures,
+Expected<std::unique_ptr<CaptureRecorder>>
+CaptureRecorder::createPart(const fs::path &dir, const SidecarHeader &header, std::uint64_t pid) {
+  std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (!ec)
+    fs::create_directories(dir / "kernels", ec);
+  if (ec)
+    return fail("cannot create the capture folder " + dir.string() + ": " + ec.message());
+  for (unsigned attempt = 0; attempt < 1000; ++attempt) {
+    std::string name = capturePartName(pid, attempt);
+    fs::path capturesPath = dir / name;
+    // The sidecar claims the name (O_EXCL): of two processes, one gets it, the other tries the next.
+    bool existed = false;
+    auto sidecar =
+        JsonArrayFile::createNew(sidecarPathFor(capturesPath), sidecarHead(header), sidecarTail(), existed);
+    if (!sidecar)
+      return fail(sidecar.error());
+    if (existed)
+      continue;
+    if (fs::exists(capturesPath, ec)) { // a captures file written without a sidecar (clcapture import)
+      sidecar.value().reset();
+      fs::remove(sidecarPathFor(capturesPath), ec);
+      continue;
+    }
+    auto captures = JsonArrayFile::createNew(capturesPath, capturesHead(), capturesTail(), existed);
+    if (!captures)
+      return fail(captures.error());
+    if (existed)
+      continue;
+    return std::unique_ptr<CaptureRecorder>(
+        new CaptureRecorder(dir, name, std::move(captures.value()), std::move(sidecar.value())));
+  }
+  return fail("no free part name for process " + std::to_string(pid) + " in " + dir.string());
+}
+
+CaptureRecorder::CaptureRecorder(fs::path dir, std::string partName, std::unique_ptr<JsonArrayFile> captures,
                                  std::unique_ptr<JsonArrayFile> sidecar)
-    : m_dir(std::move(dir)), m_captures(std::move(captures)), m_sidecar(std::move(sidecar)) {}
+    : m_dir(std::move(dir)), m_partName(std::move(partName)), m_captures(std::move(captures)),
+      m_sidecar(std::move(sidecar)) {}
 
 void CaptureRecorder::packSmallBlobs(bool on) {
   std::lock_guard<std::mutex> lock(m_packMutex);
@@ -123,7 +160,7 @@ Expected<std::uint64_t> CaptureRecorder::append(const Instantiation &inst, Launc
   ReadOptions options;
   options.checkFiles = false;
   DiagnosticList problems;
-  validateInstantiation(form, m_next, "captures.json", options, &m_dir, problems);
+  validateInstantiation(form, m_next, m_partName, options, &m_dir, problems);
   if (problems.hasErrors())
     return fail("refusing to record an invalid instantiation: " + problems.all().front().str());
   keepExactFacts(inst, form, facts);

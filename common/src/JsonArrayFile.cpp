@@ -32,7 +32,23 @@ Status pwriteAll(int fd, std::string_view bytes, std::uint64_t offset) {
 
 Expected<std::unique_ptr<JsonArrayFile>> JsonArrayFile::create(const fs::path &path, std::string head,
                                                                std::string tail) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  return createWith(path, std::move(head), std::move(tail), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, nullptr);
+}
+
+Expected<std::unique_ptr<JsonArrayFile>> JsonArrayFile::createNew(const fs::path &path, std::string head,
+                                                                  std::string tail, bool &existed) {
+  existed = false;
+  return createWith(path, std::move(head), std::move(tail), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, &existed);
+}
+
+Expected<std::unique_ptr<JsonArrayFile>> JsonArrayFile::createWith(const fs::path &path, std::string head,
+                                                                   std::string tail, int flags,
+                                                                   bool *existed) {
+  int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0 && existed && errno == EEXIST) {
+    *existed = true;
+    return std::unique_ptr<JsonArrayFile>();
+  }
   if (fd < 0)
     return fail("cannot create " + path.string() + ": " + std::strerror(errno));
   Status s = pwriteAll(fd, head + tail, 0);

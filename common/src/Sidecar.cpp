@@ -104,9 +104,11 @@ bool operator==(const LaunchFacts &a, const LaunchFacts &b) {
 
 bool operator==(const SidecarHeader &a, const SidecarHeader &b) {
   return std::tie(a.formatVersion, a.clcaptureVersion, a.process.executable, a.process.pid,
-                  a.process.startedAt, a.process.commandLine, a.process.loader, a.process.frontEnd) ==
-         std::tie(b.formatVersion, b.clcaptureVersion, b.process.executable, b.process.pid,
-                  b.process.startedAt, b.process.commandLine, b.process.loader, b.process.frontEnd);
+                  a.process.parentPid, a.process.startedAt, a.process.commandLine, a.process.loader,
+                  a.process.frontEnd) == std::tie(b.formatVersion, b.clcaptureVersion, b.process.executable,
+                                                  b.process.pid, b.process.parentPid, b.process.startedAt,
+                                                  b.process.commandLine, b.process.loader,
+                                                  b.process.frontEnd);
 }
 
 } // namespace clcapture::format

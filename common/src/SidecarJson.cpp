@@ -104,6 +104,8 @@ Json toJson(const SidecarHeader &h) {
   j["clcapture_version"] = h.clcaptureVersion;
   j["process"] =
       Json{{"executable", h.process.executable}, {"pid", h.process.pid}, {"started_at", h.process.startedAt}};
+  if (h.process.parentPid)
+    j["process"]["parent_pid"] = *h.process.parentPid;
   if (!h.process.commandLine.empty())
     j["process"]["command_line"] = h.process.commandLine;
   if (h.process.loader)

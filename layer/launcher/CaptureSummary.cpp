@@ -2,6 +2,7 @@
 
 #include "CaptureSummary.h"
 
+#include "clcapture/format/CaptureParts.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/SidecarRepeats.h"
 
@@ -251,11 +252,12 @@ struct CapturesTally : nlohmann::json_sax<nlohmann::json> {
   }
 };
 
-/// Prints the lines about launches not captured and buffers without bytes; returns the instantiations.
-std::uint64_t summarise(const fs::path &folder, std::FILE *out) {
-  std::ifstream sidecarFile(folder / "captures.meta.json", std::ios::binary);
+/// Prints the lines about launches not captured and buffers without bytes of one part (each line after
+/// `who`: empty for a capture of one process); returns the instantiations.
+std::uint64_t summarise(const fs::path &part, const std::string &who, std::FILE *out) {
+  std::ifstream sidecarFile(fmt::sidecarPathFor(part), std::ios::binary);
   if (!sidecarFile) {
-    std::ifstream captures(folder / "captures.json", std::ios::binary);
+    std::ifstream captures(part, std::ios::binary);
     CapturesTally tally;
     nlohmann::json::sax_parse(captures, &tally);
     return tally.instantiations;
@@ -266,13 +268,13 @@ std::uint64_t summarise(const fs::path &folder, std::FILE *out) {
   const auto &withoutBytes = tally.withoutBytes;
   for (const auto &[reason, entry] : notCaptured) {
     std::string fix = notCapturedFix(reason);
-    std::fprintf(out, "clcapture: %s not captured (kernel%s %s): %s%s%s\n",
+    std::fprintf(out, "clcapture: %s%s not captured (kernel%s %s): %s%s%s\n", who.c_str(),
                  plural(entry.launches, "launch", "launches").c_str(), entry.kernels.size() == 1 ? "" : "s",
                  listed(entry.kernels).c_str(), reason.c_str(), fix.empty() ? "" : "; ", fix.c_str());
   }
   for (const auto &[reason, entry] : withoutBytes) {
     std::string fix = dataSkippedFix(reason);
-    std::fprintf(out, "clcapture: %s of %s left without bytes: %s%s%s\n",
+    std::fprintf(out, "clcapture: %s%s of %s left without bytes: %s%s%s\n", who.c_str(),
                  plural(entry.arguments, "buffer", "buffers").c_str(),
                  plural(entry.launches, "launch", "launches").c_str(), reason.c_str(),
                  fix.empty() ? "" : "; ", fix.c_str());
@@ -280,24 +282,19 @@ std::uint64_t summarise(const fs::path &folder, std::FILE *out) {
   return tally.instantiations;
 }
 
-/// The folders COMMAND may have written: --dir, or the layer's default name with the command's pid.
-std::vector<fs::path> captureFolders(pid_t child, const std::string &dirOption) {
-  std::vector<fs::path> folders;
-  std::error_code ec;
-  if (!dirOption.empty()) {
-    folders.push_back(dirOption);
-    return folders;
+/// "process 4242 (./test_add --quick)"
+std::string processName(const fmt::ProcessRecord &p) {
+  std::string command;
+  for (const auto &word : p.commandLine) {
+    if (command.size() > 60) {
+      command += " ...";
+      break;
+    }
+    command += (command.empty() ? "" : " ") + word;
   }
-  // The layer names its folder clcapture-<exe>-<pid>; the launcher knows the pid, not what exe resolves to.
-  std::string suffix = "-" + std::to_string(child);
-  for (const auto &entry : fs::directory_iterator(".", ec)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind("clcapture-", 0) == 0 && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      folders.push_back(entry.path());
-  }
-  std::sort(folders.begin(), folders.end());
-  return folders;
+  if (command.empty())
+    command = p.executable;
+  return "process " + std::to_string(p.pid) + " (" + command + ")";
 }
 
 /// Launches the filters left out, with the filter that did it.
@@ -399,22 +396,42 @@ RunStatusTotals readRunStatus(const std::string &path) {
   return totals;
 }
 
-void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const PreflightReport *preflight,
+void reportCaptures(const fs::path &folder, bool layer, const PreflightReport *preflight,
                     const RunStatusTotals *status, std::FILE *out) {
   if (status)
     reportFiltered(*status, out);
-  bool any = false;
-  std::error_code ec;
-  for (const auto &folder : captureFolders(child, dirOption)) {
-    if (!fs::exists(folder / "captures.json", ec))
-      continue;
-    any = true;
-    std::uint64_t instantiations = summarise(folder, out);
-    std::fprintf(out, "clcapture: %s captured in %s\n",
-                 plural(instantiations, "instantiation", "instantiations").c_str(), folder.string().c_str());
-  }
-  if (!any)
+  std::vector<fs::path> parts = fmt::capturePartsOf(folder);
+  if (parts.empty()) {
     reportNothing(layer, preflight, status, out);
+    return;
+  }
+  std::map<std::string, fmt::ProcessRecord> processes;
+  for (auto &record : fmt::readProcessManifest(folder))
+    processes[record.part] = record;
+  std::uint64_t total = 0;
+  for (const fs::path &part : parts) {
+    auto record = processes.find(part.filename().string());
+    std::string who = parts.size() > 1 && record != processes.end() ? processName(record->second) + ": " : "";
+    std::uint64_t instantiations = summarise(part, who, out);
+    total += instantiations;
+    if (record != processes.end() && !record->second.ended)
+      std::fprintf(out,
+                   "clcapture: %s did not exit normally (killed?); its part %s keeps the %s it recorded "
+                   "before\n",
+                   processName(record->second).c_str(), part.filename().string().c_str(),
+                   plural(instantiations, "instantiation", "instantiations").c_str());
+  }
+  if (parts.size() == 1) {
+    std::fprintf(out, "clcapture: %s captured in %s\n",
+                 plural(total, "instantiation", "instantiations").c_str(), folder.string().c_str());
+    return;
+  }
+  std::string seen;
+  if (status && status->processes > 0)
+    seen = "; " + plural(status->processes, "process", "processes") + " loaded clcapture and exited";
+  std::fprintf(out, "clcapture: %s captured in %s by %s%s; the tools take the whole folder\n",
+               plural(total, "instantiation", "instantiations").c_str(), folder.string().c_str(),
+               plural(parts.size(), "process", "processes").c_str(), seen.c_str());
 }
 
 } // namespace clcapture::launcher

@@ -4,7 +4,8 @@
 // source, and why. Read from the sidecar (captures.meta.json, through clcapture::format): launches listed as
 // not captured, counted by their reason (programs from binaries: how to get their source; IL), and arguments
 // whose bytes were not stored (data_skipped: the per-buffer cap, the byte budget, …), then the closing line
-// "clcapture: N instantiations captured in DIR". When there is no capture at all, what the pre-flight knew
+// "clcapture: N instantiations captured in DIR" (with the number of processes, when several wrote parts of
+// it). When there is no capture at all, what the pre-flight knew
 // and where to look next.
 //
 //===----------------------------------------------------------------------===//
@@ -14,8 +15,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
-#include <sys/types.h>
 
 namespace clcapture::launcher {
 
@@ -31,10 +32,11 @@ struct RunStatusTotals {
 /// Reads the status file the launcher named in CLCAPTURE_STATUS_FILE (empty path or unreadable: nothing).
 RunStatusTotals readRunStatus(const std::string &path);
 
-/// Reports every capture folder COMMAND (pid `child`) made: `dirOption` when --dir was given, else
-/// ./clcapture-<exe>-<pid>. `preflight` is null when the pre-flight did not run, `status` when the layer's
+/// Reports the capture the command's processes wrote into `folder`: each part's launches not captured and
+/// buffers without bytes (named by process when several wrote), the processes that did not exit normally,
+/// and the closing line. `preflight` is null when the pre-flight did not run, `status` when the layer's
 /// status was not asked for.
-void reportCaptures(pid_t child, const std::string &dirOption, bool layer, const PreflightReport *preflight,
+void reportCaptures(const std::filesystem::path &folder, bool layer, const PreflightReport *preflight,
                     const RunStatusTotals *status, std::FILE *out);
 
 } // namespace clcapture::launcher

@@ -21,14 +21,17 @@
 #include "LaunchEnvironment.h"
 #include "Preflight.h"
 #include "Unpack.h"
+#include "clcapture/format/CaptureParts.h"
 #include "process/CaptureControls.h"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <sys/wait.h>
@@ -64,6 +67,24 @@ int runSubcommand(const char *name, int argc, char **argv) {
 
 /// Runs COMMAND as the launcher's child and waits for it. Like system(): the terminal's interrupt goes to the
 /// command. Returns the child's pid with its wait status in `status`, or -1 when fork failed (reported).
+/// The folder this run captures into: --dir, else CLCAPTURE_DIR as the user set it, else
+/// ./clcapture-<command>-<pid>. One that holds another run's capture is left alone: DIR.<pid> instead.
+std::filesystem::path captureFolderFor(const std::string &dirOption, const std::string &command,
+                                       const std::string &run) {
+  const char *fromEnv = std::getenv("CLCAPTURE_DIR");
+  std::string dir = !dirOption.empty() ? dirOption
+                    : fromEnv && *fromEnv
+                        ? std::string(fromEnv)
+                        : "clcapture-" + std::filesystem::path(command).filename().string() + "-" +
+                              std::to_string(::getpid());
+  if (!clcapture::format::holdsOtherRun(dir, run))
+    return dir;
+  std::string own = dir + "." + std::to_string(::getpid());
+  std::fprintf(stderr, "clcapture: %s holds an earlier capture; this run's goes to %s\n", dir.c_str(),
+               own.c_str());
+  return own;
+}
+
 pid_t runChild(std::vector<std::string> &command, int &status) {
   pid_t child = ::fork();
   if (child < 0) {
@@ -174,7 +195,13 @@ int main(int argc, char **argv) {
     if (!value.empty())
       env.set(name, value);
   };
-  pass("CLCAPTURE_DIR", dir);
+  // One capture for the whole process tree (docs/contract.md §3): every process that loads the library under
+  // this run writes its own part of this one folder, told apart from other runs by CLCAPTURE_RUN.
+  std::string run = std::to_string(::getpid()) + "-" +
+                    std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+  std::filesystem::path folder = captureFolderFor(dir, command.front(), run);
+  env.set("CLCAPTURE_DIR", folder.string());
+  env.set("CLCAPTURE_RUN", run);
   pass("CLCAPTURE_KERNELS", kernels);
   pass("CLCAPTURE_LAUNCHES", launches);
   pass("CLCAPTURE_DATA", data);
@@ -218,7 +245,7 @@ int main(int argc, char **argv) {
   launcher::RunStatusTotals runStatus = launcher::readRunStatus(statusPath);
   if (statusPath[0])
     ::unlink(statusPath);
-  launcher::reportCaptures(child, dir, layer, preflight ? &*preflight : nullptr, &runStatus, stderr);
+  launcher::reportCaptures(folder, layer, preflight ? &*preflight : nullptr, &runStatus, stderr);
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   if (WIFSIGNALED(status))

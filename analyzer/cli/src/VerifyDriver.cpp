@@ -660,8 +660,20 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
 
   std::vector<InstantiationResult> results =
       analyzeInstantiations(capture, *positions, analyzer, options, options.progress ? &err : nullptr);
-  if (options.confirm)
-    confirmFindings(results, capture.capturesPath, options.timeoutSeconds, err);
+  if (capture.parts.size() > 1) { // a capture many processes wrote: each launch's process is named
+    std::map<std::size_t, const format::CapturePart *> partOfIndex;
+    for (std::size_t p : *positions)
+      partOfIndex[capture.captures.indices[p]] = capture.partOf(p);
+    for (InstantiationResult &r : results)
+      if (auto it = partOfIndex.find(r.index); it != partOfIndex.end() && it->second && it->second->process)
+        r.process = report::LaunchProcess{it->second->process->pid, it->second->process->commandLine,
+                                          it->second->capturesPath.filename().string()};
+  }
+  if (options.confirm) // replayed from the whole capture when the indices run across its parts
+    confirmFindings(results,
+                    input->source.wholeFolder() ? input->source.capturesPath().parent_path()
+                                                : capture.capturesPath,
+                    options.timeoutSeconds, err);
 
   report::ReportInfo info;
   info.version = CLCAPTURE_VERSION;

@@ -71,6 +71,9 @@ double roundedSeconds(double s) {
 Json result(const InstantiationResult &r) {
   Json j;
   j["index"] = r.index;
+  if (r.process)
+    j["process"] =
+        Json{{"pid", r.process->pid}, {"command_line", r.process->commandLine}, {"part", r.process->part}};
   j["entry_point"] = r.entryPoint;
   j["kernel_file"] = r.kernelFile;
   j["verdict"] = toString(r.verdict);

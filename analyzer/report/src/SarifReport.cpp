@@ -118,6 +118,11 @@ Json workItemJson(const Access &a) {
 Json commonProperties(const InstantiationResult &r) {
   Json p;
   p["instantiation"] = r.index;
+  if (r.process) {
+    p["process"] = r.process->pid;
+    p["process_command_line"] = r.process->commandLine;
+    p["capture_part"] = r.process->part;
+  }
   p["entry_point"] = r.entryPoint;
   if (r.sameAs)
     p["same_as"] = *r.sameAs;

@@ -89,10 +89,25 @@ std::string textSummaryLine(const std::vector<InstantiationResult> &results) {
                          : "");
 }
 
+/// " (process 4242: ./test_add --quick)" for a capture of many processes; empty otherwise.
+std::string processText(const InstantiationResult &r) {
+  if (!r.process)
+    return {};
+  std::string command;
+  for (const std::string &word : r.process->commandLine) {
+    if (command.size() > 60) {
+      command += " ...";
+      break;
+    }
+    command += (command.empty() ? "" : " ") + word;
+  }
+  return " (process " + std::to_string(r.process->pid) + (command.empty() ? "" : ": " + command) + ")";
+}
+
 std::string textReport(const std::vector<InstantiationResult> &results, const ReportInfo &info) {
   std::string out;
   for (const InstantiationResult &r : results) {
-    out += "instantiation " + std::to_string(r.index) + ": " + r.entryPoint + " in " +
+    out += "instantiation " + std::to_string(r.index) + processText(r) + ": " + r.entryPoint + " in " +
            displayPath(info, r.kernelFile) + ": " + toString(r.verdict);
     if (r.sameAs)
       out += " (same as #" + std::to_string(*r.sameAs) + ')';

@@ -23,9 +23,11 @@ fmt::Expected<CaptureInput> CaptureInput::open(const fs::path &given, const Extr
   CaptureInput input;
   std::error_code ec;
   if (fs::is_directory(given, ec)) {
-    input.m_captures = given / "captures.json";
-    if (!fs::exists(input.m_captures, ec))
+    auto parts = fmt::capturePartsOf(given);
+    if (parts.empty())
       return fmt::fail(given.string() + ": a folder without captures.json");
+    input.m_captures = parts.front();
+    input.m_whole = true;
     return input;
   }
   if (!fs::exists(given, ec) || !looksLikeArchive(given)) {
@@ -40,9 +42,11 @@ fmt::Expected<CaptureInput> CaptureInput::open(const fs::path &given, const Extr
   folder->path = pattern;
   if (auto extracted = extractArchive(given, folder->path, limits); !extracted.ok())
     return fmt::fail(extracted.error());
-  input.m_captures = folder->path / "captures.json";
-  if (!fs::exists(input.m_captures, ec))
+  auto parts = fmt::capturePartsOf(folder->path);
+  if (parts.empty())
     return fmt::fail(given.string() + ": the archive holds no captures.json at its top");
+  input.m_captures = parts.front();
+  input.m_whole = true;
   input.m_extracted = std::move(folder);
   return input;
 }
@@ -62,7 +66,10 @@ fmt::Expected<LoadedCapture> loadCaptureInput(const fs::path &given, const fmt::
   if (!source.ok())
     return fmt::fail(source.error());
   const fs::path &captures = source.value().capturesPath();
-  LoadedCapture input{given, captures.parent_path(), fmt::loadCapture(captures, options), source.value()};
+  LoadedCapture input{given, captures.parent_path(),
+                      source.value().wholeFolder() ? fmt::loadCaptureFolder(captures.parent_path(), options)
+                                                   : fmt::loadCapture(captures, options),
+                      source.value()};
   if (input.folder.empty())
     input.folder = ".";
   return input;

@@ -255,9 +255,11 @@ LaunchFacts SidecarConverter::launch(const Json &v, const std::string &path) {
 }
 
 void SidecarConverter::process(const Json &proc, ProcessFacts &p) {
-  keys(proc, "process", {"executable", "pid", "started_at", "command_line", "loader", "front_end"});
+  keys(proc, "process",
+       {"executable", "pid", "parent_pid", "started_at", "command_line", "loader", "front_end"});
   p.executable = str(proc, "process", "executable");
   p.pid = num(proc, "process", "pid");
+  p.parentPid = optNum(proc, "process", "parent_pid");
   p.startedAt = str(proc, "process", "started_at", false);
   if (const Json *cmd = get(proc, "process", "command_line", false)) {
     if (!cmd->is_array())

@@ -27,6 +27,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <pthread.h>
 
 namespace clcapture::layer {
 
@@ -68,7 +69,29 @@ CaptureEngine &CaptureEngine::instance() {
   return *engine;
 }
 
-CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {}
+CaptureEngine::CaptureEngine() : m_state(std::make_unique<State>()) {
+  // fork() without exec: the child writes a part of its own (CaptureFolder.h) with a writer of its own; the
+  // forking thread holds the engine's lock, then the writer's, across the fork so both copies are consistent.
+  ::pthread_atfork(
+      [] {
+        instance().m_state->mutex.lock();
+        if (LaunchWriter *writer = LaunchWriter::running())
+          writer->lockForFork();
+      },
+      [] {
+        if (LaunchWriter *writer = LaunchWriter::running())
+          writer->unlockAfterFork();
+        instance().m_state->mutex.unlock();
+      },
+      [] {
+        if (LaunchWriter *writer = LaunchWriter::running())
+          writer->forkedChild();
+        State &state = *instance().m_state;
+        (void)state.recorder.release(); // the parent's part: its files stay the parent's
+        state.recorderTried = false;
+        state.mutex.unlock();
+      });
+}
 
 void CaptureEngine::programCreated(cl_program program, std::string source) {
   // Every engine entry runs inside a hook, so the stack still leads back to the application's call.

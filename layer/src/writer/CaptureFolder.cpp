@@ -2,6 +2,7 @@
 
 #include "writer/CaptureFolder.h"
 
+#include "clcapture/format/CaptureParts.h"
 #include "process/FrontEnd.h"
 #include "process/Log.h"
 
@@ -9,6 +10,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <link.h>
+#include <mutex>
 #include <optional>
 #include <unistd.h>
 #include <vector>
@@ -77,16 +79,32 @@ std::optional<std::string> loaderPath() {
   return found;
 }
 
+/// The part this process writes, for its end line at exit (a forked child opens its own).
+struct OpenPart {
+  std::mutex mutex;
+  fmt::CaptureRecorder *recorder = nullptr; ///< owned by the engine, never destroyed before exit
+  std::string folder;
+  pid_t pid = 0;
+};
+
+OpenPart &openPart() {
+  static OpenPart *part = new OpenPart(); // never destroyed: used by an exit handler
+  return *part;
+}
+
 } // namespace
 
 std::unique_ptr<fmt::CaptureRecorder> openCaptureFolder(std::string &folder) {
   std::string executable = executableName();
   const char *dirEnv = std::getenv("CLCAPTURE_DIR");
+  const char *runEnv = std::getenv("CLCAPTURE_RUN");
+  std::string run = runEnv && *runEnv ? runEnv : std::string(fmt::kRunWithoutLauncher);
   folder =
       dirEnv && *dirEnv ? dirEnv : "clcapture-" + baseName(executable) + "-" + std::to_string(::getpid());
   fmt::SidecarHeader header;
   header.clcaptureVersion = CLCAPTURE_VERSION;
   header.process = {executable, static_cast<std::uint64_t>(::getpid()), utcNow()};
+  header.process.parentPid = static_cast<std::uint64_t>(::getppid());
   header.process.commandLine = commandLine();
   header.process.loader = loaderPath();
   switch (activeFrontEnd()) {
@@ -99,19 +117,61 @@ std::unique_ptr<fmt::CaptureRecorder> openCaptureFolder(std::string &folder) {
   case FrontEnd::None:
     break;
   }
-  auto created = fmt::CaptureRecorder::create(folder, header);
-  if (!created && dirEnv && *dirEnv) {
+  // Every process of one run writes its own part of one folder (CaptureParts.h); a folder that holds another
+  // run's capture is left alone: this process gets DIR.<pid>, a run of its own.
+  auto joined = fmt::joinCaptureRun(folder, run);
+  if (joined && !*joined) {
     std::string own = folder + "." + std::to_string(::getpid());
-    created = fmt::CaptureRecorder::create(own, header);
-    if (created)
-      folder = own;
+    log(LogLevel::Warning, folder + " holds the capture of another run; capturing into " + own);
+    folder = own;
+    run = "pid-" + std::to_string(::getpid());
+    joined = fmt::joinCaptureRun(folder, run);
   }
+  if (!joined || !*joined) {
+    log(LogLevel::Error,
+        (joined ? folder + " holds the capture of another run" : joined.error()) + "; capture disabled");
+    return nullptr;
+  }
+  auto created = fmt::CaptureRecorder::createPart(folder, header, header.process.pid);
   if (!created) {
     log(LogLevel::Error, created.error() + "; capture disabled");
     return nullptr;
   }
-  log(LogLevel::Info, "capturing into " + folder);
+  fmt::ProcessRecord record;
+  record.part = created.value()->partName();
+  record.pid = header.process.pid;
+  record.parent = header.process.parentPid;
+  record.executable = executable;
+  record.commandLine = header.process.commandLine;
+  record.started = header.process.startedAt;
+  if (auto s = fmt::appendManifestLine(folder, fmt::manifestStartLine(record)); !s)
+    log(LogLevel::Warning, s.error());
+  {
+    OpenPart &part = openPart();
+    std::lock_guard<std::mutex> lock(part.mutex);
+    part.recorder = created.value().get();
+    part.folder = folder;
+    part.pid = ::getpid();
+  }
+  log(LogLevel::Info, "capturing into " + folder + "/" + record.part);
   return std::move(created.value());
+}
+
+void closeCapturePart() noexcept {
+  OpenPart &part = openPart();
+  std::lock_guard<std::mutex> lock(part.mutex);
+  if (!part.recorder || part.pid != ::getpid())
+    return; // no part, or the parent's (a forked child that opened none)
+  try {
+    auto s = fmt::appendManifestLine(
+        part.folder, fmt::manifestEndLine(part.recorder->partName(), static_cast<std::uint64_t>(part.pid),
+                                          utcNow(), part.recorder->instantiationCount()));
+    if (!s)
+      log(LogLevel::Warning, s.error());
+  } catch (...) {
+    // at exit: nothing to do about it
+  }
+  part.recorder = nullptr;
 }
 
 } // namespace clcapture::layer

@@ -5,10 +5,12 @@
 #include "process/CaptureSwitch.h"
 #include "process/Log.h"
 #include "writer/CallSiteResolver.h"
+#include "writer/CaptureFolder.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <list>
+#include <new>
 #include <set>
 
 namespace clcapture::layer {
@@ -138,7 +140,39 @@ void LaunchWriter::drain(double seconds) {
 LaunchWriter::LaunchWriter() : m_thread([this] { run(); }) {
   m_thread.detach();
   // Runs before the drivers' own exit handlers (they registered theirs earlier, when they loaded).
-  std::atexit([] { LaunchWriter::instance().drain(10.0); });
+  std::atexit([] {
+    LaunchWriter::instance().drain(10.0);
+    closeCapturePart(); // the manifest's end line, once every launch it counts is written
+  });
+}
+
+void LaunchWriter::forkedChild() {
+  static auto *parents = new std::vector<std::shared_ptr<PendingLaunch>>(); // never destroyed, see above
+  auto keep = [](auto &launches) {
+    for (auto &launch : launches)
+      parents->push_back(std::move(launch));
+    launches.clear();
+  };
+  keep(m_arrived);
+  keep(m_watched);
+  keep(m_discarded);
+  for (auto &[queue, held] : m_held)
+    for (auto &[number, launch] : held)
+      parents->push_back(std::move(launch));
+  m_held.clear();
+  if (m_next)
+    parents->push_back(std::move(m_next));
+  m_pending = 0;
+  m_started.clear();
+  m_inAnyOrder = false;
+  m_stalledAt.reset();
+  m_writing = false;
+  // Waiters of the parent's threads do not exist here.
+  new (&m_ready) std::condition_variable();
+  new (&m_written) std::condition_variable();
+  m_mutex.unlock();
+  m_thread = std::thread([this] { run(); });
+  m_thread.detach();
 }
 
 /// Started launches that have not arrived (their reads are not done): m_pending minus those held.

@@ -80,6 +80,17 @@ public:
   /// behind one whose reads never completed are then written out of order rather than lost.
   void drain(double seconds);
 
+  /// The writer, when instance() has made it (no writer is made here).
+  static LaunchWriter *running() { return s_running.load(std::memory_order_acquire); }
+  /// fork(): the forking thread holds m_mutex across it (pthread_atfork, in the engine's lock order), so that
+  /// the child's copy is consistent.
+  void lockForFork() { m_mutex.lock(); }
+  void unlockAfterFork() { m_mutex.unlock(); }
+  /// In a forked child, with m_mutex held by lockForFork: the parent's launches are the parent's to write
+  /// (forgotten, never destroyed: that would release the parent's driver objects), and the writer thread
+  /// did not survive the fork: a thread of this process is started.
+  void forkedChild();
+
 private:
   LaunchWriter();
   long neverArrived() const;

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "clcapture/format/CaptureParts.h"
 #include "clcapture/format/CapturesJsonReader.h"
 #include "clcapture/format/Diagnostic.h"
 #include "clcapture/format/InstantiationValidation.h"
@@ -26,7 +27,17 @@
 
 namespace clcapture::format {
 
-/// A whole capture folder: captures.json plus, when present, captures.meta.json, cross-checked.
+/// One process's part of a capture (CaptureParts.h): where its records sit in the whole.
+struct CapturePart {
+  std::filesystem::path capturesPath;
+  std::optional<ProcessFacts> process; ///< from the part's sidecar header
+  std::optional<std::string> ended;    ///< from the manifest's end line; absent: killed, or unknown
+  std::size_t firstIndex = 0;          ///< the whole capture's index of the part's record 0
+  std::size_t recordCount = 0;
+};
+
+/// A whole capture folder: captures.json plus, when present, captures.meta.json, cross-checked; for a
+/// capture many processes wrote (loadCaptureFolder), every part, numbered as one.
 struct Capture {
   std::filesystem::path capturesPath;
   /// The instantiations with the sidecar's exact values put back (restoreExactFacts): the global offset,
@@ -36,7 +47,12 @@ struct Capture {
   /// For each entry of captures.instantiations, the position of its launch in sidecar->launches.
   std::vector<std::optional<std::size_t>> launchIndex;
   std::vector<Diagnostic> diagnostics; ///< everything: captures, sidecar, cross-checks
+  /// The parts, in order (one for a single captures file): part i holds the records numbered
+  /// [firstIndex, firstIndex + recordCount) in captures.indices.
+  std::vector<CapturePart> parts;
   bool hasErrors() const;
+  /// The part instantiation captures.instantiations[k] came from (nullptr when there are no parts).
+  const CapturePart *partOf(std::size_t k) const;
   /// Launch facts of captures.instantiations[k], or nullptr when the sidecar has none.
   const LaunchFacts *factsFor(std::size_t k) const;
 };
@@ -45,7 +61,10 @@ struct Capture {
 /// NAME.meta.json for NAME.json).
 Capture loadCapture(const std::filesystem::path &capturesPath, const ReadOptions &options = {});
 
-/// The sidecar path that belongs to a captures file.
-std::filesystem::path sidecarPathFor(const std::filesystem::path &capturesPath);
+/// Loads every part of the capture in `folder` (capturePartsOf: the parts in the order their processes
+/// started them) as one capture: instantiations numbered across the parts, each part's sidecar facts put
+/// back and renumbered alike; the sidecar header is the first part's. A folder of one part loads as
+/// loadCapture(folder/captures.json) does.
+Capture loadCaptureFolder(const std::filesystem::path &folder, const ReadOptions &options = {});
 
 } // namespace clcapture::format

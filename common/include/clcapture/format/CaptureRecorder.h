@@ -37,7 +37,15 @@ public:
   static Expected<std::unique_ptr<CaptureRecorder>>
   create(const std::filesystem::path &dir, const SidecarHeader &header, IfExists ifExists = IfExists::Fail);
 
+  /// One process's part of a capture many processes write (CaptureParts.h): creates DIR (and DIR/data,
+  /// DIR/kernels) when needed and claims the first free part name for `pid` (captures.json, else
+  /// captures-<pid>.json, ...) together with its sidecar, never touching another process's files.
+  static Expected<std::unique_ptr<CaptureRecorder>>
+  createPart(const std::filesystem::path &dir, const SidecarHeader &header, std::uint64_t pid);
+
   const std::filesystem::path &dir() const { return m_dir; }
+  /// The captures file's name in dir(): "captures.json" or a part's name.
+  const std::string &partName() const { return m_partName; }
 
   /// From now on, buffer bytes up to kPackMaxBlobBytes are appended to a pack in DIR/data instead of a file
   /// each (off by default: the layer turns it on). A packed blob is not appended again while the recorder
@@ -66,10 +74,11 @@ public:
   bool broken() const { return !m_failure.empty(); }
 
 private:
-  CaptureRecorder(std::filesystem::path dir, std::unique_ptr<JsonArrayFile> captures,
+  CaptureRecorder(std::filesystem::path dir, std::string partName, std::unique_ptr<JsonArrayFile> captures,
                   std::unique_ptr<JsonArrayFile> sidecar);
 
   std::filesystem::path m_dir;
+  std::string m_partName;
   mutable std::mutex m_mutex;
   std::unique_ptr<JsonArrayFile> m_captures;
   std::unique_ptr<JsonArrayFile> m_sidecar;

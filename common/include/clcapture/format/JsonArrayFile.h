@@ -25,6 +25,9 @@ public:
   /// Creates (or truncates) `path` holding `head` + `tail`: an empty array.
   static Expected<std::unique_ptr<JsonArrayFile>> create(const std::filesystem::path &path, std::string head,
                                                          std::string tail);
+  /// The same for a file that must not exist yet (O_EXCL): null, with `existed` set, when it does.
+  static Expected<std::unique_ptr<JsonArrayFile>>
+  createNew(const std::filesystem::path &path, std::string head, std::string tail, bool &existed);
   ~JsonArrayFile();
   JsonArrayFile(const JsonArrayFile &) = delete;
   JsonArrayFile &operator=(const JsonArrayFile &) = delete;
@@ -35,6 +38,8 @@ public:
 
 private:
   JsonArrayFile(int fd, std::string tail, std::uint64_t end);
+  static Expected<std::unique_ptr<JsonArrayFile>>
+  createWith(const std::filesystem::path &path, std::string head, std::string tail, int flags, bool *existed);
   int m_fd;
   std::string m_tail;
   std::uint64_t m_endOfElements; ///< offset just past the last element (or the head)

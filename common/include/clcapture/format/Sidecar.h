@@ -125,6 +125,8 @@ struct ProcessFacts {
   std::vector<std::string> commandLine{}; ///< the application's argv (/proc/self/cmdline); empty: unknown
   std::optional<std::string> loader{};   ///< the ICD loader library in the process (path), when one was found
   std::optional<std::string> frontEnd{}; ///< how the library was loaded: "shim ICD" or "layer"
+  std::optional<std::uint64_t>
+      parentPid{}; ///< the process that started it (getppid() when it began capturing)
 };
 
 struct SidecarHeader {

@@ -126,8 +126,17 @@ struct ParametricProof {
   std::size_t launches = 0; ///< instantiations of the capture the proof covers (copies included)
 };
 
+/// The process that captured a launch, for a capture many processes wrote (common's CaptureParts.h).
+struct LaunchProcess {
+  std::uint64_t pid = 0;
+  std::vector<std::string> commandLine;
+  std::string part; ///< its part's captures file, e.g. "captures-4242.json"
+};
+
 struct InstantiationResult {
-  std::size_t index = 0; ///< position in captures.json
+  std::size_t index = 0; ///< position in captures.json (in a capture of many processes: across their parts)
+  /// Set for a capture many processes wrote: the process whose part holds this launch.
+  std::optional<LaunchProcess> process;
   std::string entryPoint;
   std::string kernelFile; ///< as captures.json names it (relative to the captures file)
   Verdict verdict = Verdict::Unknown;

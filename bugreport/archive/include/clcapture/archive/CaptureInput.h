@@ -28,14 +28,17 @@ namespace clcapture::archive {
 
 class CaptureInput {
 public:
-  /// A folder: its captures.json; an archive: extracted, the captures.json at its top; anything else
+  /// A folder: the capture it holds, every part (docs/contract.md §3); an archive: extracted, the capture at
+  /// its top; anything else
   /// (a captures.json, or a path that is not there: the reader's diagnostics will name it): itself. Fails
   /// with a message naming the problem (a folder without captures.json, a bad archive).
   static format::Expected<CaptureInput> open(const std::filesystem::path &given,
                                              const ExtractLimits &limits = {});
 
-  /// The captures.json to load.
+  /// The captures.json to load (for a whole folder: its first part).
   const std::filesystem::path &capturesPath() const { return m_captures; }
+  /// A folder or an archive: every part of the capture it holds (format::loadCaptureFolder), not one file.
+  bool wholeFolder() const { return m_whole; }
   bool fromArchive() const { return static_cast<bool>(m_extracted); }
 
 private:
@@ -44,6 +47,7 @@ private:
     ~TempFolder();
   };
   std::filesystem::path m_captures;
+  bool m_whole = false;
   std::shared_ptr<TempFolder> m_extracted; ///< shared: copies of the input keep the folder alive
 };
 
