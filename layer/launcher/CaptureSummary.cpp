@@ -416,8 +416,8 @@ void reportCaptures(const fs::path &folder, bool layer, const PreflightReport *p
     total += instantiations;
     if (record != processes.end() && !record->second.ended)
       std::fprintf(out,
-                   "clcapture: %s did not exit normally (killed?); its part %s keeps the %s it recorded "
-                   "before\n",
+                   "clcapture: %s ended without running its exit handlers (killed, or _exit); its part %s "
+                   "keeps the %s written before\n",
                    processName(record->second).c_str(), part.filename().string().c_str(),
                    plural(instantiations, "instantiation", "instantiations").c_str());
   }

@@ -15,6 +15,7 @@
 #include "clcapture/archive/ArchiveWriter.h"
 #include "clcapture/cli/CommandLine.h"
 #include "clcapture/format/ByteCount.h"
+#include "clcapture/format/CaptureParts.h"
 #include "clcapture/format/CaptureReader.h"
 #include "clcapture/format/CaptureWriter.h"
 
@@ -24,6 +25,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,6 +79,88 @@ std::optional<std::string> runVerify(const fs::path &folder, const std::string &
 }
 
 } // namespace
+
+/// What the archive holds of the capture's parts: each packed as itself, under its own name.
+struct PackedParts {
+  std::vector<archive::ArchiveEntry> entries;
+  std::optional<pack::PackedCapture> first; ///< the first part packed: the environment and README describe it
+  std::size_t instantiations = 0, dataLeftOut = 0, parts = 0;
+};
+
+/// Packs every part of `given` (a folder; else the captures file `captures`) under `policy`; null with
+/// `exitCode` set, after a message, on an invalid capture or an --only index it does not have.
+std::optional<PackedParts> packParts(const fs::path &given, const fs::path &captures, const fs::path &folder,
+                                     const pack::PackPolicy &policy, int &exitCode) {
+  std::error_code ec;
+  // A folder many processes wrote (docs/contract.md §3): each part packed as itself, under its own name,
+  // their kernels and data stored once; --only counts across the parts, as the tools do.
+  std::vector<fs::path> parts =
+      fs::is_directory(given, ec) ? fmt::capturePartsOf(given) : std::vector<fs::path>{};
+  if (parts.empty())
+    parts.push_back(captures);
+  PackedParts out;
+  std::vector<archive::ArchiveEntry> &entries = out.entries;
+  std::set<std::string> stored;
+  std::optional<pack::PackedCapture> &first = out.first;
+  std::size_t &instantiations = out.instantiations, &dataLeftOut = out.dataLeftOut, firstIndex = 0;
+  for (const fs::path &part : parts) {
+    fmt::Capture capture = fmt::loadCapture(part);
+    if (capture.hasErrors()) {
+      for (const auto &d : capture.diagnostics)
+        std::fprintf(stderr, "%s\n", d.str().c_str());
+      std::fprintf(stderr, "clcapture pack: %s is not a valid capture; nothing written\n", part.c_str());
+      exitCode = kInvalidCapture;
+      return std::nullopt;
+    }
+    pack::PackPolicy partPolicy = policy;
+    if (policy.only && parts.size() > 1) {
+      partPolicy.only.emplace();
+      for (std::size_t index : *policy.only)
+        if (index >= firstIndex && index < firstIndex + capture.captures.recordCount)
+          partPolicy.only->push_back(index - firstIndex);
+    }
+    firstIndex += capture.captures.recordCount;
+    if (parts.size() > 1 && partPolicy.only && partPolicy.only->empty())
+      continue;
+    auto packed = pack::selectForPack(capture, folder, partPolicy);
+    if (!packed.ok()) {
+      std::fprintf(stderr, "clcapture pack: %s\n", packed.error().c_str());
+      exitCode = kCommandLine;
+      return std::nullopt;
+    }
+    for (archive::ArchiveEntry &file : packed.value().files)
+      if (stored.insert(file.path).second)
+        entries.push_back(std::move(file));
+    std::string name = parts.size() > 1 ? part.filename().string() : "captures.json";
+    entries.push_back({name, fmt::serializeCaptures(packed.value().instantiations), {}});
+    entries.push_back(
+        {fmt::sidecarPathFor(name).string(), fmt::serializeSidecar(packed.value().sidecar), {}});
+    instantiations += packed.value().instantiations.size();
+    dataLeftOut += packed.value().dataLeftOut;
+    if (!first)
+      first = std::move(packed.value());
+  }
+  if (policy.only && parts.size() > 1)
+    for (std::size_t index : *policy.only)
+      if (index >= firstIndex) {
+        std::fprintf(stderr,
+                     "clcapture pack: --only: no instantiation %zu in %s (it has %zu, numbered 0 to %zu)\n",
+                     index, given.c_str(), firstIndex, firstIndex - 1);
+        exitCode = kCommandLine;
+        return std::nullopt;
+      }
+  if (!first) {
+    std::fprintf(stderr, "clcapture pack: --only selects no instantiation of %s\n", given.c_str());
+    exitCode = kCommandLine;
+    return std::nullopt;
+  }
+  if (parts.size() > 1)
+    for (std::string_view file : {fmt::kManifestFile, fmt::kRunMarkerFile})
+      if (fs::exists(folder / file, ec))
+        entries.push_back({std::string(file), {}, folder / file});
+  out.parts = parts.size();
+  return out;
+}
 
 int main(int argc, char **argv) {
   CLI::App app{"Packs a capture folder into one archive for a bug report (clcapture pack).\n"
@@ -136,24 +221,17 @@ int main(int argc, char **argv) {
     return kCommandLine;
   }
 
-  fmt::Capture capture = fmt::loadCapture(captures);
-  if (capture.hasErrors()) {
-    for (const auto &d : capture.diagnostics)
-      std::fprintf(stderr, "%s\n", d.str().c_str());
-    std::fprintf(stderr, "clcapture pack: %s is not a valid capture; nothing written\n", captures.c_str());
-    return kInvalidCapture;
-  }
-  auto packed = pack::selectForPack(capture, folder, policy);
-  if (!packed.ok()) {
-    std::fprintf(stderr, "clcapture pack: %s\n", packed.error().c_str());
-    return kCommandLine;
-  }
-  std::vector<archive::ArchiveEntry> entries = packed.value().files;
-  entries.push_back({"captures.json", fmt::serializeCaptures(packed.value().instantiations), {}});
-  entries.push_back({"captures.meta.json", fmt::serializeSidecar(packed.value().sidecar), {}});
-  entries.push_back({"environment.json", pack::environmentJson(packed.value()), {}});
+  int failure = 0;
+  std::optional<PackedParts> packed = packParts(given, captures, folder, policy, failure);
+  if (!packed)
+    return failure;
+  std::vector<archive::ArchiveEntry> entries = std::move(packed->entries);
+  const pack::PackedCapture *first = &*packed->first;
+  std::size_t instantiations = packed->instantiations, dataLeftOut = packed->dataLeftOut;
+  const std::size_t partCount = packed->parts;
+  entries.push_back({"environment.json", pack::environmentJson(*first), {}});
   std::string archiveName = archivePath.filename().string();
-  entries.push_back({"README.md", pack::maintainerReadme(packed.value(), archiveName, report), {}});
+  entries.push_back({"README.md", pack::maintainerReadme(*first, archiveName, report), {}});
 
   if (report) {
     // The verifier reads the archive itself, under the archive's own name, so its report names no
@@ -187,10 +265,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "clcapture pack: %s\n", s.error().c_str());
     return kCommandLine;
   }
-  std::printf("clcapture pack: %zu instantiation(s), %zu file(s) in %s%s\n",
-              packed.value().instantiations.size(), entries.size(), archivePath.c_str(),
-              packed.value().dataLeftOut
-                  ? (" (" + std::to_string(packed.value().dataLeftOut) + " buffer(s) without bytes)").c_str()
-                  : "");
+  std::string processes = partCount > 1 ? " from " + std::to_string(partCount) + " processes" : "";
+  std::printf("clcapture pack: %zu instantiation(s)%s, %zu file(s) in %s%s\n", instantiations,
+              processes.c_str(), entries.size(), archivePath.c_str(),
+              dataLeftOut ? (" (" + std::to_string(dataLeftOut) + " buffer(s) without bytes)").c_str() : "");
   return 0;
 }
