@@ -117,6 +117,16 @@ def main():
         fail(f"the closing lines name {len(killed)} killed processes, expected the one that SIGKILLed itself")
 
     check_report(verify_json(args.verify, cap), 50, "clcapture-verify DIR")
+    # --only pid=N: the launches of one process, by its pid.
+    one = subprocess.run([args.verify, "--format=json", "--no-cache", "--only", f"pid={killed[0]}", cap],
+                         capture_output=True, text=True)
+    results = json.loads(one.stdout)["results"] if one.returncode == 0 else []
+    if [r["process"]["pid"] for r in results] != [int(killed[0])]:
+        fail(f"clcapture-verify --only pid={killed[0]}: {one.stdout[-500:]} {one.stderr[-500:]}")
+    alone = subprocess.run([args.pack, cap, "--only", f"pid={killed[0]}", "-o", os.path.join(args.work, "one.tar.gz")],
+                           capture_output=True, text=True)
+    if "1 instantiation(s) from 1 process," not in alone.stdout:
+        fail(f"clcapture pack --only pid={killed[0]}: {alone.stdout} {alone.stderr}")
     check_store(cap)
     archive = os.path.join(args.work, "cap.tar.gz")
     packed = subprocess.run([args.pack, cap, "-o", archive], capture_output=True, text=True)

@@ -639,7 +639,8 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
             a->data.reset();
         }
 
-  auto positions = archive::selectInstantiations(capture, options.only, options.captures.string());
+  auto positions =
+      archive::selectInstantiations(capture, options.only, options.captures.string(), options.onlyProcesses);
   if (!positions) {
     err << "clcapture-verify: error: " << positions.error() << '\n';
     return kExitCommandLine;

@@ -94,9 +94,32 @@ std::optional<LoadedCapture> openToolInput(const fs::path &given, const fmt::Rea
 
 fmt::Expected<std::vector<std::size_t>> selectInstantiations(const fmt::Capture &capture,
                                                              const std::vector<std::size_t> &only,
-                                                             const std::string &captureName) {
+                                                             const std::string &captureName,
+                                                             const std::vector<std::uint64_t> &pids) {
   const auto &indices = capture.captures.indices;
   std::vector<std::size_t> positions;
+  for (std::uint64_t pid : pids) {
+    bool found = false;
+    std::string processes;
+    for (const fmt::CapturePart &part : capture.parts)
+      if (part.process) {
+        processes += (processes.empty() ? "" : ", ") + std::to_string(part.process->pid);
+        found = found || part.process->pid == pid;
+      }
+    if (!found)
+      return fmt::fail("--only: no process " + std::to_string(pid) + " wrote a part of " + captureName +
+                       (processes.empty() ? std::string(" (it names no process)")
+                                          : " (its processes: " + processes + ")"));
+    for (std::size_t p = 0; p < indices.size(); ++p)
+      if (const fmt::CapturePart *part = capture.partOf(p);
+          part && part->process && part->process->pid == pid)
+        positions.push_back(p);
+  }
+  if (only.empty() && !pids.empty()) {
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    return positions;
+  }
   if (only.empty()) {
     for (std::size_t p = 0; p < indices.size(); ++p)
       positions.push_back(p);

@@ -50,7 +50,9 @@ int main(int argc, char **argv) {
                "PySchedCL specs: DIR/<index>-<entry>.json + the kernel source and data files")
       ->excludes(simFlag);
   app.add_option("CAPTURE", capture, "a capture folder or its captures.json")->required()->type_name("");
-  app.add_option("--only", only, "export only these instantiations (indices in captures.json, from 0)")
+  app.add_option("--only", only,
+                 "export only these instantiations (indices in captures.json, from 0; pid=N: every launch of "
+                 "process N)")
       ->delimiter(',')
       ->type_name("I[,J...]");
   app.add_option("-o,--output", output, "the folder to write (created when missing)")
@@ -61,7 +63,8 @@ int main(int argc, char **argv) {
     return *exit;
   if (!sim && !pyschedcl)
     return clcapture::cli::commandLineError(kTool, "give --sim or --pyschedcl", std::cerr);
-  auto indices = clcapture::cli::parseIndices(only, kTool, "--only", std::cerr);
+  std::vector<std::uint64_t> pids;
+  auto indices = clcapture::cli::parseIndices(only, kTool, "--only", std::cerr, &pids);
   if (!indices)
     return kExitCommandLine;
 
@@ -72,7 +75,7 @@ int main(int argc, char **argv) {
   if (!input)
     return kExitCaptureInvalid;
   const fmt::Capture &c = input->capture;
-  auto positions = clcapture::archive::selectInstantiations(c, *indices, capture);
+  auto positions = clcapture::archive::selectInstantiations(c, *indices, capture, pids);
   if (!positions) {
     std::cerr << kTool << ": error: " << positions.error() << "\n";
     return kExitCommandLine;

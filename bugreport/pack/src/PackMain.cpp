@@ -84,7 +84,8 @@ std::optional<std::string> runVerify(const fs::path &folder, const std::string &
 struct PackedParts {
   std::vector<archive::ArchiveEntry> entries;
   std::optional<pack::PackedCapture> first; ///< the first part packed: the environment and README describe it
-  std::size_t instantiations = 0, dataLeftOut = 0, parts = 0;
+  std::size_t instantiations = 0, dataLeftOut = 0, parts = 0; ///< parts: those packed
+  bool manyParts = false;                                     ///< the capture has more than one part
 };
 
 /// Packs every part of `given` (a folder; else the captures file `captures`) under `policy`; null with
@@ -101,6 +102,7 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
   PackedParts out;
   std::vector<archive::ArchiveEntry> &entries = out.entries;
   std::set<std::string> stored;
+  std::set<std::uint64_t> packedPids;
   std::optional<pack::PackedCapture> &first = out.first;
   std::size_t &instantiations = out.instantiations, &dataLeftOut = out.dataLeftOut, firstIndex = 0;
   for (const fs::path &part : parts) {
@@ -113,7 +115,12 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
       return std::nullopt;
     }
     pack::PackPolicy partPolicy = policy;
-    if (policy.only && parts.size() > 1) {
+    bool wholePart = capture.sidecar && std::count(policy.onlyProcesses.begin(), policy.onlyProcesses.end(),
+                                                   capture.sidecar->header.process.pid) > 0;
+    if (wholePart) {
+      partPolicy.only.reset();
+      packedPids.insert(capture.sidecar->header.process.pid);
+    } else if (policy.only && parts.size() > 1) {
       partPolicy.only.emplace();
       for (std::size_t index : *policy.only)
         if (index >= firstIndex && index < firstIndex + capture.captures.recordCount)
@@ -136,6 +143,7 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
     entries.push_back(
         {fmt::sidecarPathFor(name).string(), fmt::serializeSidecar(packed.value().sidecar), {}});
     instantiations += packed.value().instantiations.size();
+    ++out.parts;
     dataLeftOut += packed.value().dataLeftOut;
     if (!first)
       first = std::move(packed.value());
@@ -149,6 +157,13 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
         exitCode = kCommandLine;
         return std::nullopt;
       }
+  for (std::uint64_t pid : policy.onlyProcesses)
+    if (!packedPids.count(pid)) {
+      std::fprintf(stderr, "clcapture pack: --only: no process %llu wrote a part of %s\n",
+                   static_cast<unsigned long long>(pid), given.c_str());
+      exitCode = kCommandLine;
+      return std::nullopt;
+    }
   if (!first) {
     std::fprintf(stderr, "clcapture pack: --only selects no instantiation of %s\n", given.c_str());
     exitCode = kCommandLine;
@@ -158,7 +173,7 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
     for (std::string_view file : {fmt::kManifestFile, fmt::kRunMarkerFile})
       if (fs::exists(folder / file, ec))
         entries.push_back({std::string(file), {}, folder / file});
-  out.parts = parts.size();
+  out.manyParts = parts.size() > 1;
   return out;
 }
 
@@ -171,7 +186,9 @@ int main(int argc, char **argv) {
   bool report = false, redact = false;
   app.add_option("DIR", dir, "the capture folder (or its captures.json)")->required();
   app.add_option("-o,--output", output, "the archive to write (default DIR.tar.gz beside DIR)");
-  app.add_option("--only", only, "instantiation indices to pack, e.g. 0,3,7 (renumbered from 0)")
+  app.add_option(
+         "--only", only,
+         "instantiation indices to pack, e.g. 0,3,7 (renumbered from 0); pid=N: every launch of process N")
       ->delimiter(',');
   app.add_option("--data", data, "buffer bytes: all, none, or a per-buffer cap such as 1M");
   app.add_flag("--report", report, "add clcapture-verify's report (text, JSON, SARIF) under report/");
@@ -196,7 +213,7 @@ int main(int argc, char **argv) {
     policy.dataCap = *cap;
   }
   if (!only.empty()) {
-    auto indices = cli::parseIndices(only, "clcapture pack", "--only", std::cerr);
+    auto indices = cli::parseIndices(only, "clcapture pack", "--only", std::cerr, &policy.onlyProcesses);
     if (!indices)
       return kCommandLine;
     policy.only = std::move(*indices);
@@ -265,7 +282,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "clcapture pack: %s\n", s.error().c_str());
     return kCommandLine;
   }
-  std::string processes = partCount > 1 ? " from " + std::to_string(partCount) + " processes" : "";
+  std::string processes =
+      packed->manyParts ? " from " + std::to_string(partCount) + (partCount == 1 ? " process" : " processes")
+                        : "";
   std::printf("clcapture pack: %zu instantiation(s)%s, %zu file(s) in %s%s\n", instantiations,
               processes.c_str(), entries.size(), archivePath.c_str(),
               dataLeftOut ? (" (" + std::to_string(dataLeftOut) + " buffer(s) without bytes)").c_str() : "");

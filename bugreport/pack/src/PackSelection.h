@@ -21,6 +21,7 @@ namespace clcapture::pack {
 
 struct PackPolicy {
   std::optional<std::vector<std::size_t>> only; ///< captures.json indices; absent: all
+  std::vector<std::uint64_t> onlyProcesses;     ///< --only pid=N: every launch of those processes' parts
   bool data = true;                             ///< --data none: no buffer bytes at all
   std::uint64_t dataCap = UINT64_MAX;           ///< --data BYTES: larger buffers left out
   bool redactPaths = false;

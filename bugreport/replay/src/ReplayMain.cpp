@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   if (!input)
     return kExitCaptureInvalid;
   const fmt::Capture &capture = input->capture;
-  auto positions = clcapture::archive::selectInstantiations(capture, o.only, o.capture);
+  auto positions = clcapture::archive::selectInstantiations(capture, o.only, o.capture, o.onlyProcesses);
   if (!positions) {
     std::cerr << "clcapture-replay: error: " << positions.error() << '\n';
     return kExitCommandLine;
@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     results.push_back(std::move(r));
   }
   // Launches the sidecar lists without an instantiation (programs from IL or binaries, …), unless --only.
-  if (o.only.empty() && capture.sidecar)
+  if (o.only.empty() && o.onlyProcesses.empty() && capture.sidecar)
     for (const fmt::LaunchFacts &facts : capture.sidecar->launches) {
       if (facts.instantiation)
         continue;

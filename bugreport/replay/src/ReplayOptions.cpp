@@ -25,7 +25,9 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
   app.add_option("CAPTURE", o.capture, "a capture folder, its captures.json or a clcapture pack archive")
       ->required()
       ->type_name("");
-  app.add_option("--only", only, "replay only these instantiations (indices in captures.json, from 0)")
+  app.add_option("--only", only,
+                 "replay only these instantiations (indices in captures.json, from 0; pid=N: every launch of "
+                 "process N)")
       ->delimiter(',')
       ->type_name("I[,J...]");
   auto *icdOption =
@@ -55,7 +57,7 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
     cl.exitCode = *exit;
     return cl;
   }
-  auto indices = cli::parseIndices(only, "clcapture-replay", "--only", err);
+  auto indices = cli::parseIndices(only, "clcapture-replay", "--only", err, &o.onlyProcesses);
   if (!indices) {
     cl.exitCode = kExitCommandLine;
     return cl;

@@ -219,3 +219,85 @@ TEST_CASE("recorder: killed between the sidecar entry and the record", "[recorde
                              "captures.json (the application stopped first); ignored";
   CHECK(warned);
 }
+
+TEST_CASE("capture parts: processes of one run join a folder, another run's is refused", "[parts]") {
+  TempDir dir;
+  auto joined = joinCaptureRun(dir / "cap", "run-1");
+  REQUIRE(joined);
+  CHECK(*joined);
+  CHECK(*joinCaptureRun(dir / "cap", "run-1"));
+  CHECK_FALSE(*joinCaptureRun(dir / "cap", "run-2"));
+  CHECK(holdsOtherRun(dir / "cap", "run-2"));
+  CHECK_FALSE(holdsOtherRun(dir / "cap", "run-1"));
+  CHECK_FALSE(holdsOtherRun(dir / "nothing-here", "run-2"));
+  // A capture written before run.id existed belongs to no run of ours.
+  auto old = CaptureRecorder::create(dir / "old", header());
+  REQUIRE(old);
+  CHECK_FALSE(*joinCaptureRun(dir / "old", "run-1"));
+}
+
+TEST_CASE("capture parts: names, the manifest, and one capture numbered across its parts", "[parts]") {
+  CHECK(capturePartName(42, 0) == "captures.json");
+  CHECK(capturePartName(42, 1) == "captures-42.json");
+  CHECK(capturePartName(42, 2) == "captures-42-1.json");
+  CHECK(isCapturePartName("captures.json"));
+  CHECK(isCapturePartName("captures-42-1.json"));
+  CHECK_FALSE(isCapturePartName("captures.meta.json"));
+  CHECK_FALSE(isCapturePartName("captures-42.meta.json"));
+  CHECK_FALSE(isCapturePartName("captures-x.json"));
+
+  TempDir dir;
+  SidecarHeader first = header(), second = header();
+  second.process.pid = 77;
+  auto a = CaptureRecorder::createPart(dir / "cap", first, 1234);
+  auto b = CaptureRecorder::createPart(dir / "cap", second, 77);
+  auto c = CaptureRecorder::createPart(dir / "cap", second, 77); // the same pid again: a name of its own
+  REQUIRE(a);
+  REQUIRE(b);
+  REQUIRE(c);
+  CHECK(a.value()->partName() == "captures.json");
+  CHECK(b.value()->partName() == "captures-77.json");
+  CHECK(c.value()->partName() == "captures-77-1.json");
+  // b started before a in the manifest's order; c has no line (written before the manifest, say).
+  ProcessRecord rb{"captures-77.json", 77, 1, "/bin/b", {"b", "--x"}, "2026-11-28T00:00:00Z", {}, {}};
+  ProcessRecord ra{"captures.json", 1234, 1, "/bin/a", {"a"}, "2026-11-28T00:00:01Z", {}, {}};
+  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine(rb)));
+  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine(ra)));
+  REQUIRE(appendManifestLine(dir / "cap", "not json\n"));
+  REQUIRE(
+      appendManifestLine(dir / "cap", manifestEndLine("captures-77.json", 77, "2026-11-28T00:00:02Z", 2)));
+  recordLaunch(*a.value(), 0);
+  recordLaunch(*b.value(), 0);
+  recordLaunch(*b.value(), 1);
+  recordLaunch(*c.value(), 0);
+  auto records = readProcessManifest(dir / "cap");
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].part == "captures-77.json");
+  CHECK(records[0].ended == std::optional<std::string>("2026-11-28T00:00:02Z"));
+  CHECK(records[0].launches == std::optional<std::uint64_t>(2));
+  CHECK_FALSE(records[1].ended);
+  auto parts = capturePartsOf(dir / "cap");
+  REQUIRE(parts.size() == 3);
+  CHECK(parts[0].filename() == "captures-77.json");
+  CHECK(parts[1].filename() == "captures.json");
+  CHECK(parts[2].filename() == "captures-77-1.json");
+
+  Capture whole = loadCaptureFolder(dir / "cap");
+  INFO(allDiagnostics(whole));
+  REQUIRE_FALSE(whole.hasErrors());
+  REQUIRE(whole.captures.instantiations.size() == 4);
+  CHECK(whole.captures.indices == std::vector<std::size_t>{0, 1, 2, 3});
+  REQUIRE(whole.parts.size() == 3);
+  CHECK(whole.partOf(0)->capturesPath.filename() == "captures-77.json");
+  CHECK(whole.partOf(1)->process->pid == 77);
+  CHECK(whole.partOf(2)->capturesPath.filename() == "captures.json");
+  CHECK(whole.partOf(2)->process->pid == 1234);
+  CHECK(whole.partOf(3)->firstIndex == 3);
+  // The sidecar's facts follow their instantiations, renumbered alike.
+  for (std::size_t k = 0; k < 4; ++k) {
+    REQUIRE(whole.factsFor(k));
+    CHECK(whole.factsFor(k)->instantiation == std::optional<std::uint64_t>(k));
+  }
+  CHECK(whole.factsFor(2)->launch == 0);
+  CHECK(whole.factsFor(1)->launch == 1);
+}

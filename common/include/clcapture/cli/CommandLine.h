@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -45,17 +46,24 @@ inline std::optional<int> parseOrExit(CLI::App &app, int argc, const char *const
 }
 
 /// The values of an index-list option (`--only`) as indices; nothing, after "TOOL: error: …" on `err`, when
-/// one is not a plain decimal number.
+/// one is not a plain decimal number. With `pids`, a value `pid=N` picks every launch of process N (a
+/// capture many processes wrote, docs/contract.md §3) and goes there instead.
 inline std::optional<std::vector<std::size_t>> parseIndices(const std::vector<std::string> &texts,
                                                             const std::string &tool,
-                                                            const std::string &option, std::ostream &err) {
+                                                            const std::string &option, std::ostream &err,
+                                                            std::vector<std::uint64_t> *pids = nullptr) {
+  auto decimal = [](const std::string &text) {
+    return !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
+  };
   std::vector<std::size_t> indices;
   for (const std::string &text : texts) {
-    bool digits =
-        !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits) {
-      err << tool << ": error: " << option << ": expected instantiation indices such as 0,3,5, got '" << text
-          << "'\n";
+    if (pids && text.rfind("pid=", 0) == 0 && decimal(text.substr(4))) {
+      pids->push_back(std::stoull(text.substr(4)));
+      continue;
+    }
+    if (!decimal(text)) {
+      err << tool << ": error: " << option << ": expected instantiation indices such as 0,3,5"
+          << (pids ? " or processes such as pid=4242" : "") << ", got '" << text << "'\n";
       return std::nullopt;
     }
     indices.push_back(static_cast<std::size_t>(std::stoull(text)));

@@ -40,6 +40,8 @@ struct VerifyOptions {
   std::optional<std::filesystem::path> output;
   /// --only: instantiation indices in captures.json (from 0); empty = all.
   std::vector<std::size_t> only;
+  /// --only pid=N: every instantiation of those processes (a capture many processes wrote).
+  std::vector<std::uint64_t> onlyProcesses;
   unsigned jobs = 1;
   double timeoutSeconds = kDefaultTimeoutSeconds; ///< 0 = no limit
   /// --max-memory: the heap one analysis may hold, in bytes (0 = no limit); by default

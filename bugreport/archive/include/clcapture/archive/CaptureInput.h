@@ -81,8 +81,11 @@ std::optional<LoadedCapture> openToolInput(const std::filesystem::path &given,
 /// captures.json, from 0) are `only`, ascending and each once; every position when `only` is empty. A
 /// failure names an index the capture does not have: "--only: no instantiation 9 in NAME (it has 6,
 /// numbered 0 to 5)", NAME being `captureName` (the tools exit 1).
+/// `pids` (`--only pid=N`) adds every instantiation of those processes' parts; a pid that wrote no part of
+/// the capture is a failure naming the processes it has.
 format::Expected<std::vector<std::size_t>> selectInstantiations(const format::Capture &capture,
                                                                 const std::vector<std::size_t> &only,
-                                                                const std::string &captureName);
+                                                                const std::string &captureName,
+                                                                const std::vector<std::uint64_t> &pids = {});
 
 } // namespace clcapture::archive

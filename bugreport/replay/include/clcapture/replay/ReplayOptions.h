@@ -30,6 +30,7 @@ enum class ReplayFormat { Text, Json };
 struct ReplayOptions {
   std::string capture;                         ///< a capture folder or its captures.json
   std::vector<std::size_t> only;               ///< instantiation indices; empty: every launch
+  std::vector<std::uint64_t> onlyProcesses;    ///< --only pid=N: every launch of those processes
   std::optional<std::string> icd;              ///< an ICD library (or .icd file) opened directly
   std::uint32_t platform = 0;                  ///< index among the loader's (or the ICD's) platforms
   std::uint32_t device = 0;                    ///< index among the platform's devices
