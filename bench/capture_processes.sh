@@ -31,6 +31,7 @@ one_bare=$(run "$app" "$launches")
 one_cap=$(run cl "$app" "$launches")
 eight_bare=$(run sh -c "$eight")
 eight_cap=$(run cl sh -c "$eight")
+rm -rf "$work/cap"
 cl sh -c "$eight" >/dev/null 2>"$work/closing"
 parts=$(ls "$work/cap" | grep -cE '^captures(-[0-9-]+)?\.json$' || true)
 printf '| workload | bare (s) | captured (s) | captured / bare |\n|---|---|---|---|\n'

@@ -380,4 +380,44 @@ Status BlobPackWriter::append(const void *bytes, std::size_t size) {
   return {};
 }
 
+PackFollower::PackFollower(fs::path dataDir, std::string ownPrefix)
+    : m_dataDir(std::move(dataDir)), m_ownPrefix(std::move(ownPrefix)) {}
+
+void PackFollower::poll(const std::function<void(std::uint64_t, std::uint64_t)> &seen) {
+  std::error_code ec;
+  for (fs::directory_iterator it(m_dataDir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!isPackFileName(name) || name.compare(0, m_ownPrefix.size(), m_ownPrefix) == 0)
+      continue;
+    std::uint64_t &next = m_next.try_emplace(name, kPackHeaderBytes).first->second;
+    if (next == UINT64_MAX)
+      continue; // not a pack this version reads
+    int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0)
+      for (auto fileSize = static_cast<std::uint64_t>(st.st_size); next + kPackRecordHeadBytes <= fileSize;) {
+        unsigned char head[kPackRecordHeadBytes];
+        if (::pread(fd, head, sizeof head, static_cast<off_t>(next)) != static_cast<ssize_t>(sizeof head))
+          break;
+        if (std::memcmp(head, kRecordMagic, 4) != 0) {
+          next = UINT64_MAX;
+          break;
+        }
+        std::uint64_t size = getU64(head + 20);
+        if (size > fileSize || next + kPackRecordOverhead + size > fileSize)
+          break; // not all written yet (or cut short for good)
+        std::uint64_t high = 0, low = 0;
+        for (int i = 0; i < 8; ++i) {
+          high = (high << 8) | head[4 + i];
+          low = (low << 8) | head[12 + i];
+        }
+        seen(high, low);
+        next += kPackRecordOverhead + size;
+      }
+    ::close(fd);
+  }
+}
+
 } // namespace clcapture::format

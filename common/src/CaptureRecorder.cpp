@@ -9,6 +9,7 @@
 #include "clcapture/format/InstantiationValidation.h"
 
 #include <system_error>
+#include <unistd.h>
 
 namespace clcapture::format {
 
@@ -80,12 +81,14 @@ void CaptureRecorder::packSmallBlobs(bool on) {
   std::lock_guard<std::mutex> lock(m_packMutex);
   if (!on) {
     m_pack.reset();
+    m_follower.reset();
     m_stored.clear();
     return;
   }
   if (m_pack)
     return;
   m_pack = std::make_unique<BlobPackWriter>(m_dir / "data");
+  m_follower = std::make_unique<PackFollower>(m_dir / "data", "pack-" + std::to_string(::getpid()) + "-");
   // A folder reused (IfExists::Replace) may hold blobs already: loose files and the records of its packs.
   std::error_code ec;
   for (fs::directory_iterator it(m_dir / "data", ec), end; !ec && it != end; it.increment(ec))
@@ -108,6 +111,19 @@ bool hashHalves(const std::string &name, std::uint64_t &high, std::uint64_t &low
 
 } // namespace
 
+bool CaptureRecorder::knownElsewhereLocked(const HashHalves &h) {
+  auto now = std::chrono::steady_clock::now();
+  if (!m_follower || now - m_lastFollow < kFollowInterval)
+    return false;
+  m_lastFollow = now;
+  m_follower->poll([this](std::uint64_t high, std::uint64_t low) {
+    if (m_stored.size() >= kRememberedBlobs)
+      m_stored.clear();
+    m_stored.insert(HashHalves{high, low});
+  });
+  return m_stored.count(h) > 0;
+}
+
 void CaptureRecorder::rememberLocked(const std::string &name) {
   HashHalves h{};
   if (!hashHalves(name, h.high, h.low))
@@ -123,7 +139,7 @@ Expected<std::string> CaptureRecorder::putData(const void *bytes, std::size_t si
   if (m_pack && size <= kPackMaxBlobBytes) {
     // Content-addressed: a name already stored holds these bytes.
     HashHalves h{};
-    if (hashHalves(name, h.high, h.low) && m_stored.count(h))
+    if (hashHalves(name, h.high, h.low) && (m_stored.count(h) || knownElsewhereLocked(h)))
       return name;
     if (Status s = m_pack->append(bytes, size); !s)
       return fail(s.error());

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,24 @@ Expected<std::string> readPackedBlob(const std::filesystem::path &pack, const Pa
 /// A pack's header, and one record as the writer appends it (also what the tests build packs from).
 std::string packHeader();
 std::string packRecord(const void *bytes, std::size_t size);
+
+/// Follows the packs other processes append to in one folder (a capture many processes write,
+/// CaptureParts.h), as they grow: each record whose last byte is written, by its head alone (the hash), so
+/// that a writer does not append bytes a concurrent process already stored. A record is reported once its
+/// file holds all of it (a write copies its bytes before the file size passes them); a process killed
+/// mid-append leaves a record short of its end, never reported.
+class PackFollower {
+public:
+  /// Follows every pack in `dataDir` whose name does not start with `ownPrefix` (this process's packs).
+  PackFollower(std::filesystem::path dataDir, std::string ownPrefix);
+  /// Calls `seen(high, low)` (the record's XXH3-128 halves) for every record completed since the last call.
+  void poll(const std::function<void(std::uint64_t high, std::uint64_t low)> &seen);
+
+private:
+  std::filesystem::path m_dataDir;
+  std::string m_ownPrefix;
+  std::map<std::string, std::uint64_t> m_next; ///< pack name → offset of its next record's head
+};
 
 /// Appends records to this process's packs in one folder. Not thread-safe: one writer thread owns it.
 class BlobPackWriter {

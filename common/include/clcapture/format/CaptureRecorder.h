@@ -21,6 +21,7 @@
 #include "clcapture/format/Sidecar.h"
 #include "clcapture/format/SidecarRepeats.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -95,6 +96,12 @@ private:
     std::size_t operator()(const HashHalves &h) const { return static_cast<std::size_t>(h.low); }
   };
   std::unordered_set<HashHalves, HashOfHalves> m_stored;
+  /// The packs other processes of the capture append to: on a blob not yet known, their records completed
+  /// since the last look are learnt (at most every kFollowInterval), so bytes stored by one are stored once.
+  std::unique_ptr<PackFollower> m_follower;
+  std::chrono::steady_clock::time_point m_lastFollow{};
+  static constexpr std::chrono::milliseconds kFollowInterval{20};
+  bool knownElsewhereLocked(const HashHalves &h);
   void rememberLocked(const std::string &name);
   SidecarRepeats m_repeats; ///< sidecar entries that repeat an earlier launch say only what differs
   std::string m_failure;    ///< set by the first failed write; every later append fails with it
