@@ -5,6 +5,7 @@
 #include "clcapture/format/BlobStore.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <set>
 #include <unistd.h>
 #include <xxhash.h>
@@ -12,6 +13,7 @@
 using namespace clcapture::format;
 using clcapture::test::readFile;
 using clcapture::test::TempDir;
+using clcapture::test::writeFile;
 
 namespace {
 
@@ -206,4 +208,32 @@ TEST_CASE("pack: a pack that cannot be created is an error naming it", "[pack]")
   Status s = writer.append("abc", 3);
   REQUIRE_FALSE(s);
   CHECK(s.error().rfind("cannot create /nonexistent/clcapture/data/pack-", 0) == 0);
+}
+
+TEST_CASE("pack: a follower learns other processes' records once each is complete, never its own", "[pack]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "data");
+  std::string a = "first blob", b(3000, 'b');
+  // Another process's pack, as its writer leaves it: the header, one record, then a second record cut short.
+  std::string record = packRecord(b.data(), b.size());
+  std::string other = packHeader() + packRecord(a.data(), a.size()) + record.substr(0, record.size() - 9);
+  writeFile(dir / "data" / "pack-99999-0.pack", other);
+  writeFile(dir / "data" / ("pack-" + std::to_string(::getpid()) + "-0.pack"),
+            packHeader() + packRecord(b.data(), b.size())); // ours: not followed
+  std::set<std::string> seen;
+  PackFollower follower(dir / "data", "pack-" + std::to_string(::getpid()) + "-");
+  auto poll = [&] {
+    follower.poll([&](std::uint64_t high, std::uint64_t low) {
+      char hex[33];
+      std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(high),
+                    static_cast<unsigned long long>(low));
+      CHECK(seen.insert(hex).second); // each record once
+    });
+  };
+  poll();
+  CHECK(seen == std::set<std::string>{contentHash128(a.data(), a.size())});
+  writeFile(dir / "data" / "pack-99999-0.pack", packHeader() + packRecord(a.data(), a.size()) + record);
+  poll();
+  CHECK(seen ==
+        std::set<std::string>{contentHash128(a.data(), a.size()), contentHash128(b.data(), b.size())});
 }
