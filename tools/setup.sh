@@ -23,6 +23,8 @@ packages=(
   patchelf
   # the third-party programs of tests/realapps (captured and verified end to end)
   clblast-tests ffmpeg clfft-client python3-opencv python3-simtk libopenmm-plugins hashcat
+  # a test suite in many processes (docs/real-apps.md): PyOpenCL's tests under pytest -n 4
+  python3-pytest python3-pytest-xdist
   # bench/monte_carlo.sh: Boost.Compute's monte_carlo example, built against -lOpenCL
   libboost1.74-doc libboost1.74-dev
   # tools/cts_with_layer.py: the Khronos CTS's compiler suite assembles SPIR-V at build time (spirv-as)
