@@ -21,6 +21,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schema"))
+import gpuverify_loader_rules  # noqa: E402
+
 
 def fail(message):
     print("FAIL:", message)
@@ -68,6 +71,21 @@ def check_report(report, expected, what):
     verdicts = {r["verdict"] for r in results}
     if verdicts != {"verified"}:
         fail(f"{what}: verdicts {verdicts}, expected every launch verified")
+
+
+def check_parts_load_in_gpuverify(cap):
+    """Each part alone is a captures file GPUVerify's loader accepts, its paths holding from the folder."""
+    parts = [f for f in os.listdir(cap) if re.fullmatch(r"captures(-\d+(-\d+)?)?\.json", f)]
+    if len(parts) != 50:
+        fail(f"{len(parts)} parts in {cap}, expected 50")
+    for part in parts:
+        with open(os.path.join(cap, part), encoding="utf-8") as f:
+            document = json.load(f)
+        for v in gpuverify_loader_rules.check(document, strict=True):
+            fail(gpuverify_loader_rules.describe(part, v))
+        for inst in document:
+            if not os.path.exists(os.path.join(cap, inst["kernel_file"])):
+                fail(f"{part}: kernel file {inst['kernel_file']} is not in {cap}")
 
 
 def check_store(cap):
@@ -128,6 +146,7 @@ def main():
     if "1 instantiation(s) from 1 process," not in alone.stdout:
         fail(f"clcapture pack --only pid={killed[0]}: {alone.stdout} {alone.stderr}")
     check_store(cap)
+    check_parts_load_in_gpuverify(cap)
     archive = os.path.join(args.work, "cap.tar.gz")
     packed = subprocess.run([args.pack, cap, "-o", archive], capture_output=True, text=True)
     if packed.returncode != 0 or "50 instantiation(s) from 50 processes" not in packed.stdout:
