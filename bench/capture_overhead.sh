@@ -17,17 +17,8 @@ export OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd
 work=$(mktemp -d "${CLCAPTURE_BENCH_DIR:-$root/build}/bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-run() { # name, then the command; prints the median seconds
-  local times=() i t0 t1
-  for ((i = 0; i < reps; i++)); do
-    rm -rf "$work/cap"
-    t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
-  done
-  printf '%s\n' "${times[@]}" | median
-}
+# shellcheck source=bench/timing.sh
+source "$root/bench/timing.sh" # median, now, run
 
 # --no-preflight: the launcher's own driver check (~0.2 s on PoCL) is not the layer's overhead.
 cl() { "$build/bin/clcapture" --no-preflight "$@"; }

@@ -13,17 +13,8 @@ work=$(mktemp -d "${CLCAPTURE_BENCH_DIR:-$root/build}/bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 app="$build/samples/bench_launches"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-run() { # the command; prints the median seconds
-  local times=() i t0 t1
-  for ((i = 0; i < reps; i++)); do
-    rm -rf "$work/cap"
-    t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
-  done
-  printf '%s\n' "${times[@]}" | median
-}
+# shellcheck source=bench/timing.sh
+source "$root/bench/timing.sh" # median, now, run
 eight="for i in 1 2 3 4 5 6 7 8; do \"$app\" $launches & done; wait"
 cl() { "$build/bin/clcapture" --no-preflight --dir "$work/cap" -- "$@"; }
 

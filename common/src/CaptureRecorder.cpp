@@ -15,14 +15,23 @@ namespace clcapture::format {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// DIR with its data/ and kernels/ folders (those already there are kept).
+Status createCaptureFolders(const fs::path &dir) {
+  if (Status made = createCaptureFolders(dir); !made)
+    return fail(made.error());
+  std::error_code ec;
+  return {};
+}
+
+} // namespace
+
 Expected<std::unique_ptr<CaptureRecorder>>
 CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header, IfExists ifExists) {
+  if (Status made = createCaptureFolders(dir); !made)
+    return fail(made.error());
   std::error_code ec;
-  fs::create_directories(dir / "data", ec);
-  if (!ec)
-    fs::create_directories(dir / "kernels", ec);
-  if (ec)
-    return fail("cannot create the capture folder " + dir.string() + ": " + ec.message());
   fs::path capturesPath = dir / "captures.json";
   if (ifExists == IfExists::Fail && fs::exists(capturesPath, ec))
     return fail(capturesPath.string() + " already exists; refusing to overwrite an earlier capture");
