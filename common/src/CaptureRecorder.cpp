@@ -19,9 +19,12 @@ namespace {
 
 /// DIR with its data/ and kernels/ folders (those already there are kept).
 Status createCaptureFolders(const fs::path &dir) {
-  if (Status made = createCaptureFolders(dir); !made)
-    return fail(made.error());
   std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (!ec)
+    fs::create_directories(dir / "kernels", ec);
+  if (ec)
+    return fail("cannot create the capture folder " + dir.string() + ": " + ec.message());
   return {};
 }
 
