@@ -4,6 +4,8 @@
  *   processes work [LAUNCHES]  LAUNCHES launches (default 1) in this process
  *   processes fork N           lists the platforms, forks N children without exec (each does `work` and
  *                              leaves with _exit), waits for them, then does `work` itself
+ *   processes forkafter N      `work` first, then forks N children without exec, each doing `work` (a driver
+ *                              whose state survives fork, such as Oclgrind's; PoCL's worker threads do not)
  *   processes chain            a child of a child execs `processes work`
  *   processes killed           `work`, then SIGKILL on itself (exit status 137, no exit handlers) */
 #include "common/sample_util.h"
@@ -85,6 +87,14 @@ int main(int argc, char **argv) {
     int failed = waitAll();
     return work(1) | failed;
   }
+  if (!strcmp(mode, "forkafter")) {
+    int failed = work(1);
+    int children = argc > 2 ? atoi(argv[2]) : 2;
+    for (int c = 0; c < children; ++c)
+      if (fork() == 0)
+        _exit(work(1));
+    return waitAll() | failed;
+  }
   if (!strcmp(mode, "chain")) {
     if (fork() == 0) {
       if (fork() == 0) {
@@ -100,6 +110,6 @@ int main(int argc, char **argv) {
     raise(SIGKILL);
     return 1;
   }
-  fprintf(stderr, "usage: processes work [LAUNCHES] | fork N | chain | killed\n");
+  fprintf(stderr, "usage: processes work [LAUNCHES] | fork N | forkafter N | chain | killed\n");
   return 2;
 }

@@ -2,7 +2,7 @@
 """One capture for a process tree (docs/contract.md §3): 50 processes under one launcher run.
 
 usage: multiprocess_test.py --clcapture LAUNCHER --library LIBCLCAPTURE --verify VERIFY --pack PACK --app PROCESSES
-                            --driver ICD --work DIR
+                            --driver ICD --oclgrind ICD --work DIR
 
 Under `clcapture --dir DIR/cap`, this script (as --suite) starts samples/processes the ways a test suite does:
 24 one after another, 16 at once 8 at a time, one that forks 6 children without exec (7 processes), two whose
@@ -11,7 +11,8 @@ Then it checks what the tools see: the launcher's closing line counts 50 launche
 killed one; clcapture-verify analyses 50 instantiations, each named with a process of its own; clcapture pack
 packs 50 from 50 processes, and the archive verifies alike; the bytes every process shares (the 256 KiB input,
 the zeroed output) and the kernel are stored once. Last, three processes started without the launcher but with
-its environment (CLCAPTURE_DIR and the shim's loader variables) write one capture the same way.
+its environment (CLCAPTURE_DIR and the shim's loader variables) write one capture the same way; and on Oclgrind,
+whose state survives fork(), a process that captured and then forks: each child gets a part of its own.
 """
 import argparse
 import json
@@ -111,6 +112,7 @@ def main():
     ap.add_argument("--pack")
     ap.add_argument("--app")
     ap.add_argument("--driver")
+    ap.add_argument("--oclgrind")
     ap.add_argument("--work")
     args = ap.parse_args()
     if args.suite:
@@ -152,6 +154,18 @@ def main():
     if packed.returncode != 0 or "50 instantiation(s) from 50 processes" not in packed.stdout:
         fail(f"clcapture pack: {packed.stdout} {packed.stderr}")
     check_report(verify_json(args.verify, archive), 50, "clcapture-verify ARCHIVE")
+
+    # fork() after the parent captured (on Oclgrind, whose state survives a fork): each child writes a part of
+    # its own with a writer of its own, never into its parent's.
+    forked = os.path.join(args.work, "forked")
+    run = subprocess.run([args.clcapture, "--icd", args.oclgrind, "--dir", forked, "--", args.app, "forkafter", "2"],
+                         capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    if run.returncode != 0 or f"3 instantiations captured in {forked} by 3 processes" not in run.stderr:
+        fail(f"fork after capture: exit {run.returncode}: {run.stderr[-1500:]}")
+    with open(os.path.join(forked, "captures.json"), encoding="utf-8") as f:
+        if len(json.load(f)) != 1:
+            fail("fork after capture: the parent's part holds its children's launches")
+    check_report(verify_json(args.verify, forked), 3, "fork after capture")
 
     # Without the launcher: the shim recipe's variables by hand, and CLCAPTURE_DIR.
     vendors = os.path.join(args.work, "vendors")
