@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """One capture for a process tree (docs/contract.md §3): 50 processes under one launcher run.
 
-usage: multiprocess_test.py --clcapture LAUNCHER --library LIBCLCAPTURE --verify VERIFY --pack PACK --app PROCESSES
+usage: multiprocess_test.py --clcapture LAUNCHER --library LIBCLCAPTURE --verify VERIFY --pack PACK --replay REPLAY --app PROCESSES
                             --driver ICD --oclgrind ICD --work DIR
 
 Under `clcapture --dir DIR/cap`, this script (as --suite) starts samples/processes the ways a test suite does:
@@ -110,6 +110,7 @@ def main():
     ap.add_argument("--library")
     ap.add_argument("--verify")
     ap.add_argument("--pack")
+    ap.add_argument("--replay")
     ap.add_argument("--app")
     ap.add_argument("--driver")
     ap.add_argument("--oclgrind")
@@ -166,6 +167,10 @@ def main():
         if len(json.load(f)) != 1:
             fail("fork after capture: the parent's part holds its children's launches")
     check_report(verify_json(args.verify, forked), 3, "fork after capture")
+    replay = subprocess.run([args.replay, forked, "--icd", args.oclgrind], capture_output=True, text=True)
+    named = re.findall(r"^instantiation \d \(scale, process (\d+)\): replayed", replay.stdout + replay.stderr, re.M)
+    if replay.returncode != 0 or len(set(named)) != 3:
+        fail(f"clcapture-replay of the whole capture: {replay.stdout[-800:]} {replay.stderr[-800:]}")
 
     # Without the launcher: the shim recipe's variables by hand, and CLCAPTURE_DIR.
     vendors = os.path.join(args.work, "vendors")

@@ -85,6 +85,8 @@ int main(int argc, char **argv) {
     LaunchResult r;
     r.index = index;
     r.entryPoint = inst.entryPoint;
+    if (const fmt::CapturePart *part = capture.partOf(p); part && part->process && capture.parts.size() > 1)
+      r.pid = part->process->pid;
     if (facts)
       r.launch = facts->launch;
     auto plan = planLaunch(inst, facts, index, input->folder);
@@ -131,8 +133,11 @@ int main(int argc, char **argv) {
       ReplaySettings settings{input->folder, o.compare, o.ulp, o.repeat};
       Replayer replayer(*driver, settings);
       for (std::size_t i = 0; i < results.size(); ++i)
-        if (plans[i])
+        if (plans[i]) {
+          std::optional<std::uint64_t> pid = results[i].pid;
           results[i] = replayer.replay(*plans[i]);
+          results[i].pid = pid;
+        }
     }
   }
 

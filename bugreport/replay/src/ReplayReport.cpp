@@ -38,7 +38,7 @@ std::string seconds(double s) {
 std::string launchName(const LaunchResult &r) {
   std::string name =
       r.index ? "instantiation " + std::to_string(*r.index) : "launch " + std::to_string(*r.launch);
-  return name + " (" + r.entryPoint + ")";
+  return name + " (" + r.entryPoint + (r.pid ? ", process " + std::to_string(*r.pid) : std::string()) + ")";
 }
 
 /// The buffer's comparison with the capture, as one phrase.
@@ -192,6 +192,8 @@ std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayRep
       l["index"] = *r.index;
     if (r.launch)
       l["launch"] = *r.launch;
+    if (r.pid)
+      l["process"] = *r.pid;
     l["entry_point"] = r.entryPoint;
     l["status"] = toString(r.status);
     if (!r.reason.empty())

@@ -39,6 +39,8 @@ struct BufferResult {
 struct LaunchResult {
   std::optional<std::size_t> index;    ///< the instantiation (none: a sidecar launch without one)
   std::optional<std::uint64_t> launch; ///< the sidecar's launch number
+  /// A capture many processes wrote: the process whose part holds the launch (pid), as text and JSON say.
+  std::optional<std::uint64_t> pid;
   std::string entryPoint;
   LaunchStatus status = LaunchStatus::Replayed;
   std::string reason; ///< NotReplayable / Error: why; Differs: what
