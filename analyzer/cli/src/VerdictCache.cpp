@@ -311,6 +311,8 @@ void VerdictCache::store(const std::string &analysisKey, bool strict, double tim
                          const InstantiationResult &result) {
   if (result.errorKind == ErrorKind::Compile)
     return; // a missing header may be there next time: not known to be the same input again
+  if (result.verdict == Verdict::Error && result.errorKind == ErrorKind::Other)
+    return; // a crash (a solver's abort under load, a process killed from outside) may not come back
   Json headers = Json::array();
   for (const std::string &header : result.headersRead) {
     if (!m_headerHash)

@@ -437,3 +437,20 @@ TEST_CASE("verdict cache: cached time limits count toward giving up on a kernel,
   CHECK(fake.calls() == verify::kDefaultGiveUpAfter);
   CHECK(second == first);
 }
+
+TEST_CASE("verdict cache: a crashed analysis is not kept: the next run analyses it again", "[cache]") {
+  Folder f({launch("0x00000001")});
+  FakeAnalyzer fake([](const pipeline::AnalysisRequest &) {
+    InstantiationResult r;
+    r.verdict = Verdict::Error;
+    r.errorKind = report::ErrorKind::Other;
+    r.reason = "internal error: the analysis crashed (signal 6, Aborted)";
+    return r;
+  });
+  fake.setIdentity("fake crash");
+  reportOf(f.options(), fake);
+  CHECK(fake.calls() == 1);
+  CHECK(f.entries().empty());
+  reportOf(f.options(), fake);
+  CHECK(fake.calls() == 2);
+}
