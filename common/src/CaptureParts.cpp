@@ -120,15 +120,27 @@ bool isCapturePartName(std::string_view fileName) {
   return std::all_of(middle.begin(), middle.end(), [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
 }
 
-std::string manifestStartLine(const ProcessRecord &p) {
+std::string shortCommandLine(const std::vector<std::string> &words) {
+  std::string command;
+  for (const std::string &word : words) {
+    if (command.size() > 60) {
+      command += " ...";
+      break;
+    }
+    command += (command.empty() ? "" : " ") + word;
+  }
+  return command;
+}
+
+std::string manifestStartLine(std::string_view part, const ProcessFacts &p) {
   Json j = {{"event", "start"},
-            {"part", p.part},
+            {"part", part},
             {"pid", p.pid},
             {"executable", p.executable},
             {"command_line", p.commandLine},
-            {"started", p.started}};
-  if (p.parent)
-    j["parent"] = *p.parent;
+            {"started", p.startedAt}};
+  if (p.parentPid)
+    j["parent"] = *p.parentPid;
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -34,7 +34,7 @@ const CapturePart *Capture::partOf(std::size_t k) const {
   for (const CapturePart &part : parts)
     if (index >= part.firstIndex && index < part.firstIndex + part.recordCount)
       return &part;
-  return parts.empty() ? nullptr : &parts.back();
+  return nullptr;
 }
 
 const LaunchFacts *Capture::factsFor(std::size_t k) const {
@@ -142,16 +142,11 @@ Capture loadCaptureFolder(const fs::path &folder, const ReadOptions &options) {
   std::vector<fs::path> paths = capturePartsOf(folder);
   if (paths.empty())
     paths.push_back(folder / "captures.json"); // the reader's diagnostics name what is missing
-  std::map<std::string, ProcessRecord> manifest;
-  for (ProcessRecord &record : readProcessManifest(folder))
-    manifest[record.part] = std::move(record);
   Capture whole;
   for (const fs::path &path : paths) {
-    Capture c = loadCapture(path, options);
+    Capture c = loadCaptureFile(path, options);
     CapturePart part = partOfFile(c);
     part.firstIndex = whole.captures.recordCount;
-    if (auto it = manifest.find(path.filename().string()); it != manifest.end())
-      part.ended = it->second.ended;
     if (whole.parts.empty()) {
       whole.capturesPath = c.capturesPath;
       if (c.sidecar)

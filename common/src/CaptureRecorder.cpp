@@ -51,12 +51,9 @@ CaptureRecorder::create(const fs::path &dir, const SidecarHeader &header, IfExis
 
 Expected<std::unique_ptr<CaptureRecorder>>
 CaptureRecorder::createPart(const fs::path &dir, const SidecarHeader &header, std::uint64_t pid) {
+  if (Status made = createCaptureFolders(dir); !made)
+    return fail(made.error());
   std::error_code ec;
-  fs::create_directories(dir / "data", ec);
-  if (!ec)
-    fs::create_directories(dir / "kernels", ec);
-  if (ec)
-    return fail("cannot create the capture folder " + dir.string() + ": " + ec.message());
   for (unsigned attempt = 0; attempt < 1000; ++attempt) {
     std::string name = capturePartName(pid, attempt);
     fs::path capturesPath = dir / name;

@@ -284,14 +284,7 @@ std::uint64_t summarise(const fs::path &part, const std::string &who, std::FILE 
 
 /// "process 4242 (./test_add --quick)"
 std::string processName(const fmt::ProcessRecord &p) {
-  std::string command;
-  for (const auto &word : p.commandLine) {
-    if (command.size() > 60) {
-      command += " ...";
-      break;
-    }
-    command += (command.empty() ? "" : " ") + word;
-  }
+  std::string command = fmt::shortCommandLine(p.commandLine);
   if (command.empty())
     command = p.executable;
   return "process " + std::to_string(p.pid) + " (" + command + ")";

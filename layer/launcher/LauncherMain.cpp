@@ -65,8 +65,6 @@ int runSubcommand(const char *name, int argc, char **argv) {
   return 1;
 }
 
-/// Runs COMMAND as the launcher's child and waits for it. Like system(): the terminal's interrupt goes to the
-/// command. Returns the child's pid with its wait status in `status`, or -1 when fork failed (reported).
 /// The folder this run captures into: --dir, else CLCAPTURE_DIR as the user set it, else
 /// ./clcapture-<command>-<pid>. One that holds another run's capture is left alone: DIR.<pid> instead.
 std::filesystem::path captureFolderFor(const std::string &dirOption, const std::string &command,
@@ -85,6 +83,8 @@ std::filesystem::path captureFolderFor(const std::string &dirOption, const std::
   return own;
 }
 
+/// Runs COMMAND as the launcher's child and waits for it. Like system(): the terminal's interrupt goes to the
+/// command. Returns the child's pid with its wait status in `status`, or -1 when fork failed (reported).
 pid_t runChild(std::vector<std::string> &command, int &status) {
   pid_t child = ::fork();
   if (child < 0) {

@@ -64,8 +64,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
   app.add_option("--output", output, "write the report to FILE instead of stdout")->type_name("FILE");
   app.add_option("--only", only,
                  "analyse only these instantiations (indices in CAPTURES.json, from 0; pid=N: every launch "
-                 "of process N "
-                 "of a capture many processes wrote)")
+                 "of process N of a capture many processes wrote)")
       ->delimiter(',')
       ->type_name("I[,J...]");
   app.add_option("-j", o.jobs, "analyse N instantiations at a time (default: the number of CPUs)")

@@ -2,6 +2,8 @@
 
 #include "clcapture/report/TextReport.h"
 
+#include "clcapture/format/CaptureParts.h"
+
 namespace clcapture::report {
 namespace {
 
@@ -93,14 +95,7 @@ std::string textSummaryLine(const std::vector<InstantiationResult> &results) {
 std::string processText(const InstantiationResult &r) {
   if (!r.process)
     return {};
-  std::string command;
-  for (const std::string &word : r.process->commandLine) {
-    if (command.size() > 60) {
-      command += " ...";
-      break;
-    }
-    command += (command.empty() ? "" : " ") + word;
-  }
+  std::string command = format::shortCommandLine(r.process->commandLine);
   return " (process " + std::to_string(r.process->pid) + (command.empty() ? "" : ": " + command) + ")";
 }
 

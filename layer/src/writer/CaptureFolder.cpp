@@ -83,7 +83,6 @@ std::optional<std::string> loaderPath() {
 struct OpenPart {
   std::mutex mutex;
   fmt::CaptureRecorder *recorder = nullptr; ///< owned by the engine, never destroyed before exit
-  std::string folder;
   pid_t pid = 0;
 };
 
@@ -137,23 +136,16 @@ std::unique_ptr<fmt::CaptureRecorder> openCaptureFolder(std::string &folder) {
     log(LogLevel::Error, created.error() + "; capture disabled");
     return nullptr;
   }
-  fmt::ProcessRecord record;
-  record.part = created.value()->partName();
-  record.pid = header.process.pid;
-  record.parent = header.process.parentPid;
-  record.executable = executable;
-  record.commandLine = header.process.commandLine;
-  record.started = header.process.startedAt;
-  if (auto s = fmt::appendManifestLine(folder, fmt::manifestStartLine(record)); !s)
+  const std::string &partName = created.value()->partName();
+  if (auto s = fmt::appendManifestLine(folder, fmt::manifestStartLine(partName, header.process)); !s)
     log(LogLevel::Warning, s.error());
   {
     OpenPart &part = openPart();
     std::lock_guard<std::mutex> lock(part.mutex);
     part.recorder = created.value().get();
-    part.folder = folder;
     part.pid = ::getpid();
   }
-  log(LogLevel::Info, "capturing into " + folder + "/" + record.part);
+  log(LogLevel::Info, "capturing into " + folder + "/" + partName);
   return std::move(created.value());
 }
 
@@ -163,9 +155,10 @@ void closeCapturePart() noexcept {
   if (!part.recorder || part.pid != ::getpid())
     return; // no part, or the parent's (a forked child that opened none)
   try {
-    auto s = fmt::appendManifestLine(
-        part.folder, fmt::manifestEndLine(part.recorder->partName(), static_cast<std::uint64_t>(part.pid),
-                                          utcNow(), part.recorder->instantiationCount()));
+    auto s = fmt::appendManifestLine(part.recorder->dir(),
+                                     fmt::manifestEndLine(part.recorder->partName(),
+                                                          static_cast<std::uint64_t>(part.pid), utcNow(),
+                                                          part.recorder->instantiationCount()));
     if (!s)
       log(LogLevel::Warning, s.error());
   } catch (...) {

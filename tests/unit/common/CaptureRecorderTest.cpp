@@ -259,10 +259,10 @@ TEST_CASE("capture parts: names, the manifest, and one capture numbered across i
   CHECK(b.value()->partName() == "captures-77.json");
   CHECK(c.value()->partName() == "captures-77-1.json");
   // b started before a in the manifest's order; c has no line (written before the manifest, say).
-  ProcessRecord rb{"captures-77.json", 77, 1, "/bin/b", {"b", "--x"}, "2026-11-28T00:00:00Z", {}, {}};
-  ProcessRecord ra{"captures.json", 1234, 1, "/bin/a", {"a"}, "2026-11-28T00:00:01Z", {}, {}};
-  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine(rb)));
-  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine(ra)));
+  ProcessFacts pb{"/bin/b", 77, "2026-11-28T00:00:00Z", {"b", "--x"}, {}, {}, 1};
+  ProcessFacts pa{"/bin/a", 1234, "2026-11-28T00:00:01Z", {"a"}, {}, {}, 1};
+  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine("captures-77.json", pb)));
+  REQUIRE(appendManifestLine(dir / "cap", manifestStartLine("captures.json", pa)));
   REQUIRE(appendManifestLine(dir / "cap", "not json\n"));
   REQUIRE(
       appendManifestLine(dir / "cap", manifestEndLine("captures-77.json", 77, "2026-11-28T00:00:02Z", 2)));
@@ -273,6 +273,10 @@ TEST_CASE("capture parts: names, the manifest, and one capture numbered across i
   auto records = readProcessManifest(dir / "cap");
   REQUIRE(records.size() == 2);
   CHECK(records[0].part == "captures-77.json");
+  CHECK(records[0].pid == 77);
+  CHECK(records[0].parent == std::optional<std::uint64_t>(1));
+  CHECK(records[0].commandLine == std::vector<std::string>{"b", "--x"});
+  CHECK(records[0].started == "2026-11-28T00:00:00Z");
   CHECK(records[0].ended == std::optional<std::string>("2026-11-28T00:00:02Z"));
   CHECK(records[0].launches == std::optional<std::uint64_t>(2));
   CHECK_FALSE(records[1].ended);

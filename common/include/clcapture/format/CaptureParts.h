@@ -16,6 +16,7 @@
 #pragma once
 
 #include "clcapture/format/Expected.h"
+#include "clcapture/format/Sidecar.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -61,8 +62,13 @@ struct ProcessRecord {
   std::optional<std::uint64_t> launches; ///< instantiations it wrote, from its end line
 };
 
-/// The manifest's start line for a part (one JSON object, newline-terminated).
-std::string manifestStartLine(const ProcessRecord &process);
+/// A process's command line as one line for messages: its words joined by spaces, " ..." after about 60
+/// characters.
+std::string shortCommandLine(const std::vector<std::string> &words);
+
+/// The manifest's start line for a part (one JSON object, newline-terminated), from the process facts its
+/// sidecar header holds.
+std::string manifestStartLine(std::string_view part, const ProcessFacts &process);
 /// The manifest's end line for a part.
 std::string manifestEndLine(std::string_view part, std::uint64_t pid, std::string_view ended,
                             std::uint64_t launches);

@@ -31,7 +31,6 @@ namespace clcapture::format {
 struct CapturePart {
   std::filesystem::path capturesPath;
   std::optional<ProcessFacts> process; ///< from the part's sidecar header
-  std::optional<std::string> ended;    ///< from the manifest's end line; absent: killed, or unknown
   std::size_t firstIndex = 0;          ///< the whole capture's index of the part's record 0
   std::size_t recordCount = 0;
 };
