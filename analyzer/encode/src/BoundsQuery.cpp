@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEncodingImpl.h"
+#include "ReachGuards.h"
 #include "SolverQuery.h"
 #include "Witnesses.h"
 #include "clcapture/encode/KernelEncoding.h"
@@ -110,15 +111,24 @@ bool provablyInside(EncodingState &s, const AccessRecord &r, const AccessSite &s
   auto regions = s.objectRegions.find(object);
   if (regions == s.objectRegions.end())
     return true; // memory of unknown size: not checked
-  std::uint64_t low = s.tf.lowerBoundAsserted(r.pointer.offset),
-                high = s.tf.upperBoundAsserted(r.pointer.offset);
-  std::uint64_t size = s.tf.upperBoundAsserted(r.size), end = 0;
-  if (__builtin_add_overflow(high, size, &end))
+  auto fits = [&](std::uint64_t low, std::uint64_t high, std::uint64_t size) {
+    std::uint64_t end = 0;
+    if (__builtin_add_overflow(high, size, &end))
+      return false;
+    for (const auto &[origin, bytes] : regions->second)
+      if (origin <= low && end <= origin + bytes)
+        return true;
     return false;
-  for (const auto &[origin, bytes] : regions->second)
-    if (origin <= low && end <= origin + bytes)
-      return true;
-  return false;
+  };
+  if (fits(s.tf.lowerBoundAsserted(r.pointer.offset), s.tf.upperBoundAsserted(r.pointer.offset),
+           s.tf.upperBoundAsserted(r.size)))
+    return true;
+  // The same under the bounds the access's own path keeps its values in (`if (j < n) … p[j]`, row 37h).
+  TermFactory::Guards guards = guardsOf(s.tf, r.reach);
+  if (guards.upper.empty() && guards.lower.empty())
+    return false;
+  auto [low, high] = s.tf.boundsUnder(r.pointer.offset, guards);
+  return fits(low, high, s.tf.boundsUnder(r.size, guards).second);
 }
 
 std::string boundsLabel(const std::vector<unsigned> &sites, bool exactOnly) {

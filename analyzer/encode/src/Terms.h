@@ -156,6 +156,25 @@ public:
   /// as a group id below the number of groups): upperBoundAsserted and lowerBoundAsserted use it.
   void boundVariable(const cvc5::Term &v, std::uint64_t max) {
     m_asserted.upper[v] = std::min(upperIn(m_asserted, v, 0), max);
+    m_facts[v] = m_asserted.upper[v];
+  }
+
+  /// Unsigned bounds that some terms keep wherever a condition holds (ReachGuards.h reads them off an
+  /// access's reach: `j < n` on its path gives j at most n - 1).
+  struct Guards {
+    std::unordered_map<cvc5::Term, std::uint64_t> upper, lower;
+  };
+  /// The unsigned interval [lower, upper] of `t` over every value of its variables that keeps `guards` and
+  /// what boundVariable was told, by the interval arithmetic of upperBoundAsserted, in tables of this call
+  /// alone (the bounds remembered without the guards stay as they were).
+  std::pair<std::uint64_t, std::uint64_t> boundsUnder(const cvc5::Term &t, const Guards &guards) {
+    BoundTables tables;
+    tables.upper.insert(m_facts.begin(), m_facts.end());
+    for (const auto &[term, max] : guards.upper)
+      tables.upper[term] = std::min(upperIn(m_asserted, term, 0), max);
+    for (const auto &[term, min] : guards.lower)
+      tables.lower[term] = std::max(lowerIn(m_asserted, term, 0), min);
+    return {lowerIn(tables, t, 0), upperIn(tables, t, 0)};
   }
 
   /// Whether `t`'s sign bit is zero for every value of its variables (by upperBound).
@@ -290,6 +309,7 @@ private:
   }
 
   BoundTables m_structural, m_asserted;
+  std::unordered_map<cvc5::Term, std::uint64_t> m_facts; ///< what boundVariable was told, alone
   cvc5::Solver &m_solver;
   std::map<std::string, unsigned> m_names;
 };

@@ -1,0 +1,11 @@
+//xfail:NOT_ALL_VERIFIED
+//--global_size=64 --local_size=64 --size out=256 --data idx=iota:64 --size idx=256 --size table=64 --checks=all
+//error: out-of-bounds read on table\[16\]
+/* As bounds/guarded_index_within with an off-by-one guard: `j <= 16` lets work-item 16 read table[16], one
+   past the end of its 16 ints. */
+__kernel void guarded(__global int *out, __global const uint *idx, __global const int *table) {
+  int i = get_global_id(0);
+  uint j = idx[i];
+  if (j <= 16)
+    out[i] = table[j];
+}
