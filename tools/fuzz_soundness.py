@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Differential soundness fuzzer: clcapture-verify's verdicts against Oclgrind's race detector.
+"""Differential soundness fuzzer: clcapture-verify's verdicts against Oclgrind's race detector and MemCheck.
 
 usage: tools/fuzz_soundness.py [--seed S] [--batches B | --seconds T] [--batch-size N] [--out DIR]
                                [--check] [--no-reduce] [--reduce-seconds R] [--clcapture P] [--verify P]
@@ -8,20 +8,28 @@ Per batch (seed S, S+1, …; N kernels each, so that process start-up is paid on
   1. tests/fuzz/soundness/kernel_generator.py writes N kernels and a launch manifest;
   2. fuzz_host runs every launch on PoCL under `clcapture` (a launch that crashes or hangs the driver is
      noted, and the host resumes after it, into a new capture folder);
-  3. `clcapture-verify --no-cache --format=json` verifies every capture folder, while
-  4. fuzz_host runs the same manifest on Oclgrind's ICD with its race detector (OCLGRIND_DATA_RACES=1;
-     each message names its kernel: "Kernel: NAME");
+  3. `clcapture-verify --no-cache --format=json` verifies every capture folder twice, `--checks=races,divergence`
+     and `--checks=bounds` (memory safety), while
+  4. fuzz_host runs the same manifest on Oclgrind's ICD with its race detector (OCLGRIND_DATA_RACES=1) and its
+     always-on MemCheck (each message names its kernel: "Kernel: NAME");
   5. each launch is compared:
        verified, and Oclgrind reports a data race or work-group divergence  -> UNSOUND: the kernel (as
          captured, headers inlined) is reduced with C-Reduce (interesting: still verified and still a
          race or divergence under Oclgrind) and written with its launch to DIR/unsound/NAME/;
        defects on a kernel race-free by construction ("racefree"/"benign")  -> FALSE ALARM, written to
          DIR/false-alarms/NAME/ (explained when tests/fuzz/soundness/known_false_alarms.json names it);
+       and, on a launch where Oclgrind reports no race or divergence (a race makes the values a later access
+       uses undefined), memory safety:
+       verified under --checks=bounds, and MemCheck reports an invalid access ("Invalid read of size 4 at
+         global memory address …", "Index (8) exceeds static array size (8)", a write to a read-only buffer)
+         -> UNSOUND (check "bounds"; reduced while it stays so);
+       an out-of-bounds, null or access-mode finding, and MemCheck reports none  -> FALSE ALARM (every buffer of
+         a fuzz launch is captured with its bytes, so a witness is the launch Oclgrind ran);
        anything else (unknown, error, defects on other kernels) is counted.
 Prints a summary and writes DIR/summary.json. Deterministic for a seed (the kernels, the launches, the
 verdicts; not the seconds). --check (the CTest): exit 1 on an unsound verdict, an unexplained false alarm,
 a batch with fewer launches than asked, a grammar kernel that does not build, or a launch that ran without
-a verdict. Internal mode for C-Reduce: --interesting LAUNCH.json KERNEL.cl.
+a verdict. Internal mode for C-Reduce: --interesting LAUNCH.json KERNEL.cl [--interesting-check bounds].
 """
 import argparse
 import json
@@ -55,6 +63,10 @@ LAUNCH_TIMEOUT = 60  # seconds for one launch (its build and run) before the hos
 VERIFY_TIMEOUT = 60  # clcapture-verify --timeout per instantiation (--verify-timeout)
 KNOWN_FALSE_ALARMS = os.path.join(SOUNDNESS, "known_false_alarms.json")
 ORACLE_MESSAGE = re.compile(r"^(Read-write data race|Write-write data race|Work-group divergence detected)", re.M)
+# MemCheck's invalid accesses (an unaligned load, an uninitialised value: not memory safety as checked here).
+MEMCHECK_MESSAGE = re.compile(r"^(Invalid (read|write) of size \d+|Index \(\d+\) exceeds static array size|"
+                              r"Invalid write to read-only|Invalid read from write-only)")
+MEMORY_FINDINGS = ("out-of-bounds", "null-dereference", "access-mode")
 
 
 # ---- running the host
@@ -239,16 +251,28 @@ def oclgrind_messages(stderr):
     return seen
 
 
+def memcheck_messages(stderr):
+    """The kernels MemCheck reports an invalid access in."""
+    kernels = set()
+    for block in re.split(r"\n(?=\S)", stderr):
+        if MEMCHECK_MESSAGE.match(block):
+            m = re.search(r"^\s*Kernel:\s+(\w+)", block, re.M)
+            if m:
+                kernels.add(m.group(1))
+    return kernels
+
+
 # ---- verifying
 
 
-def verify(tools, captures, folder, jobs, timeout=VERIFY_TIMEOUT):
+def verify(tools, captures, folder, jobs, timeout=VERIFY_TIMEOUT, checks="races,divergence"):
     """{kernel: result record} from clcapture-verify's JSON report of every capture folder."""
     results = {}
     for i, cap in enumerate(captures):
-        report = os.path.join(folder, f"verify-{i}.json")
+        report = os.path.join(folder, f"verify-{i}.json" if checks == "races,divergence" else f"verify-{checks}-{i}.json")
         subprocess.run([tools.verify, "--no-cache", "--format=json", f"--timeout={timeout}", f"-j{jobs}",
-                        f"--output={report}", cap], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                        f"--checks={checks}", f"--output={report}", cap], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
         try:
             with open(report, encoding="utf-8") as f:
                 data = json.load(f)
@@ -278,6 +302,20 @@ def classify(launch, verdict, oracle, known):
     return "counted"
 
 
+def classify_bounds(launch, result, oracle, invalid, known):
+    """Memory safety on one launch: unsound | false-alarm | known-false-alarm | counted."""
+    if oracle & {"race", "divergence"} or result is None:
+        return "counted"  # a race makes the values later accesses use undefined: the race oracle judges it
+    if result["verdict"] == "verified" and invalid:
+        return "unsound"
+    if not invalid and any(f.get("kind") in MEMORY_FINDINGS for f in result.get("findings", [])):
+        for k in known:
+            if re.search(k["pattern"], json.dumps(launch, sort_keys=True)):
+                return "known-false-alarm"
+        return "false-alarm"
+    return "counted"
+
+
 def finding_lines(result):
     return [f"{f['severity']}: {f['message']}" for f in result.get("findings", [])]
 
@@ -297,7 +335,7 @@ def captured_source(result):
         return f.read()
 
 
-def write_case(folder, launch, result, oracle_text, tools, reduce_seconds, reduce):
+def write_case(folder, launch, result, oracle_text, tools, reduce_seconds, reduce, check="races"):
     """A reproducer folder: kernel.cl (reduced when asked), original.cl, launch.json, verify.json,
     oclgrind.txt, and how to run it again."""
     os.makedirs(folder, exist_ok=True)
@@ -314,18 +352,19 @@ def write_case(folder, launch, result, oracle_text, tools, reduce_seconds, reduc
         f.write(oracle_text)
     reduced = None
     if reduce:
-        reduced = reduce_case(folder, tools, reduce_seconds)
+        reduced = reduce_case(folder, tools, reduce_seconds, check)
     with open(os.path.join(folder, "README"), "w", encoding="utf-8") as f:
         f.write(f"kernel {launch['kernel']}: clcapture-verify says {result['verdict']}; see verify.json and oclgrind.txt\n"
                 f"run again:  OCL_ICD_VENDORS={POCL_ICD} {tools.clcapture} --dir cap --icd {POCL_ICD} -- "
-                f"{tools.host} launch.json && {tools.verify} --no-cache cap\n"
+                f"{tools.host} launch.json && {tools.verify} --no-cache "
+                f"--checks={'bounds' if check == 'bounds' else 'races,divergence'} cap\n"
                 f"oracle:     OCL_ICD_VENDORS={OCLGRIND_ICD} OCLGRIND_DATA_RACES=1 {tools.host} launch.json "
                 f"(inline helpers made static first: launch_manifest.oracle_text)\n"
                 f"kernel.cl is {'reduced by C-Reduce' if reduced else 'the captured source (not reduced)'}\n")
     return reduced
 
 
-def reduce_case(folder, tools, seconds):
+def reduce_case(folder, tools, seconds, check="races"):
     """C-Reduce kernel.cl in place: interesting while clcapture-verify says verified and Oclgrind still
     reports a race or divergence. Returns whether C-Reduce ran."""
     creduce = shutil.which("creduce")
@@ -335,7 +374,8 @@ def reduce_case(folder, tools, seconds):
     with open(test, "w", encoding="utf-8") as f:
         f.write("#!/bin/sh\n"
                 f"exec /usr/bin/python3 {os.path.abspath(__file__)} --interesting {os.path.join(os.path.abspath(folder), 'launch.json')} "
-                f"kernel.cl --clcapture {tools.clcapture} --verify {tools.verify} --host {tools.host}\n")
+                f"kernel.cl --interesting-check {check} --clcapture {tools.clcapture} --verify {tools.verify} "
+                f"--host {tools.host}\n")
     os.chmod(test, 0o755)
     work = tempfile.mkdtemp(prefix="creduce-")
     try:
@@ -346,15 +386,16 @@ def reduce_case(folder, tools, seconds):
         except subprocess.TimeoutExpired:
             pass
         # C-Reduce keeps the smallest interesting file in place, even when stopped.
-        if interesting(os.path.join(folder, "launch.json"), os.path.join(work, "kernel.cl"), tools):
+        if interesting(os.path.join(folder, "launch.json"), os.path.join(work, "kernel.cl"), tools, check):
             shutil.copy(os.path.join(work, "kernel.cl"), os.path.join(folder, "kernel.cl"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return True
 
 
-def interesting(launch_json, kernel_path, tools):
-    """True when the kernel is still verified and Oclgrind still reports a race or divergence on it."""
+def interesting(launch_json, kernel_path, tools, check="races"):
+    """True when the kernel is still verified and Oclgrind still reports a race or divergence on it (check
+    "bounds": verified under --checks=bounds, and MemCheck still reports an invalid access and no race)."""
     manifest = launch_manifest.read(launch_json)
     with tempfile.TemporaryDirectory() as d:
         shutil.copy(kernel_path, os.path.join(d, "kernel.cl"))
@@ -371,10 +412,13 @@ def interesting(launch_json, kernel_path, tools):
         name = manifest["launches"][0]["kernel"]
         grind = run_host(lambda first, i: [tools.host, path, "--source-key", "oracle_source"], oclgrind_env(),
                          manifest["launches"], timeout=120)
-        if not oclgrind_messages(grind["stderr"]).get(name):
+        if check == "bounds":
+            if oclgrind_messages(grind["stderr"]).get(name) or name not in memcheck_messages(grind["stderr"]):
+                return False
+        elif not oclgrind_messages(grind["stderr"]).get(name):
             return False
         record = capture_on_pocl(tools, path, manifest, d)
-        results = verify(tools, record["captures"], d, 1)
+        results = verify(tools, record["captures"], d, 1, checks="bounds" if check == "bounds" else "races,divergence")
         return name in results and results[name]["verdict"] == "verified"
 
 
@@ -399,11 +443,13 @@ def run_batch(seed, size, out, tools, args, known):
         thread = threading.Thread(target=grind)
         thread.start()
         results = verify(tools, capture["captures"], folder, args.jobs, args.verify_timeout)
+        bounds_results = verify(tools, capture["captures"], folder, args.jobs, args.verify_timeout, checks="bounds")
         verified = time.monotonic()
         thread.join()
     with open(os.path.join(folder, "oclgrind.txt"), "w", encoding="utf-8") as f:
         f.write(grind_result["stderr"])
     seen = oclgrind_messages(grind_result["stderr"])
+    invalid = memcheck_messages(grind_result["stderr"])
     rows = []
     for launch in manifest["launches"]:
         name = launch["kernel"]
@@ -413,11 +459,22 @@ def run_batch(seed, size, out, tools, args, known):
             oracle = sorted(seen.get(name, ())) or ["clean"]
         else:
             oracle = ["not-run"]
-        outcome = classify(launch, verdict, set(seen.get(name, ())) if name in grind_result["ran"] else set(), known)
+        ran = name in grind_result["ran"]
+        outcome = classify(launch, verdict, set(seen.get(name, ())) if ran else set(), known)
+        bounds_result = bounds_results.get(name)
+        bounds_outcome = classify_bounds(launch, bounds_result, set(seen.get(name, ())), name in invalid,
+                                         known) if ran else "counted"
+        check = "races"
+        rank = ("counted", "known-false-alarm", "expectation-broken", "false-alarm", "unsound")
+        if rank.index(bounds_outcome) > rank.index(outcome):
+            outcome, check, result = bounds_outcome, "bounds", bounds_result
         row = {"kernel": name, "strategy": launch["strategy"], "expectation": launch["expectation"],
                "verdict": verdict, "oracle": oracle, "outcome": outcome,
                "on_pocl": "ran" if name in capture["ran"] else "not built" if name in capture["not_built"]
-               else capture["lost"].get(name, "not run")}
+               else capture["lost"].get(name, "not run"),
+               "bounds": {"verdict": bounds_result["verdict"] if bounds_result else None,
+                          "memcheck": "invalid-access" if name in invalid else "clean" if ran else "not-run"},
+               "check": check}
         if launch.get("origin"):
             row["origin"] = launch["origin"]
             row["mutations"] = launch["mutations"]
@@ -430,7 +487,8 @@ def run_batch(seed, size, out, tools, args, known):
                              or re.search(rf"Kernel:\s+{name}\b", b))
             row["reproducer"] = case
             row["findings"] = finding_lines(result)
-            write_case(case, launch, result, text, tools, args.reduce_seconds, outcome == "unsound" and not args.no_reduce)
+            write_case(case, launch, result, text, tools, args.reduce_seconds, outcome == "unsound" and not args.no_reduce,
+                       check)
         rows.append(row)
     return {"seed": seed, "launches": len(manifest["launches"]), "rows": rows,
             "not_built": capture["not_built"], "lost_on_pocl": capture["lost"],
@@ -438,6 +496,14 @@ def run_batch(seed, size, out, tools, args, known):
             "lost_on_oclgrind": grind_result["lost"], "seconds": round(time.monotonic() - started, 1),
             "stage_seconds": {"capture_on_pocl": round(captured - started, 1), "verify": round(verified - captured, 1),
                               "oclgrind": round(grind_result["seconds"], 1)}}
+
+
+def count_bounds(rows, key):
+    out = {}
+    for r in rows:
+        v = str(r.get("bounds", {}).get(key))
+        out[v] = out.get(v, 0) + 1
+    return out
 
 
 def summarise(batches, seconds):
@@ -457,12 +523,17 @@ def summarise(batches, seconds):
     agree = sum(1 for r in rows if r["verdict"] == "defects" and set(r["oracle"]) & {"race", "divergence"})
     verified_clean = sum(1 for r in rows if r["verdict"] == "verified" and r["oracle"] == ["clean"])
     pick = lambda outcome: [{k: r[k] for k in ("kernel", "strategy", "origin", "mutations", "verdict", "oracle",
-                                                "findings", "reproducer", "reason") if k in r}
+                                                "findings", "reproducer", "reason", "check", "bounds") if k in r}
                             for r in rows if r["outcome"] == outcome]
     return {"seeds": [b["seed"] for b in batches], "launches": len(rows),
             "verdicts": verdicts, "verdicts_by_expectation": by_expectation, "oracle": oracle,
             "defects_confirmed_by_oclgrind": agree, "verified_and_oclgrind_clean": verified_clean,
             "timed_out": sum(1 for r in rows if "timed out" in r.get("reason", "")),
+            "bounds": {"verdicts": count_bounds(rows, "verdict"), "memcheck": count_bounds(rows, "memcheck"),
+                       "verified_and_memcheck_clean": sum(1 for r in rows if r.get("bounds", {}).get("verdict") ==
+                                                          "verified" and r["bounds"]["memcheck"] == "clean"),
+                       "defects_memcheck_confirms": sum(1 for r in rows if r.get("bounds", {}).get("verdict") ==
+                                                        "defects" and r["bounds"]["memcheck"] == "invalid-access")},
             "unsound": pick("unsound"), "false_alarms": pick("false-alarm"),
             "known_false_alarms": pick("known-false-alarm"), "expectation_broken": pick("expectation-broken"),
             "not_built": {k: v.splitlines()[0] for b in batches for k, v in b["not_built"].items()},
@@ -485,7 +556,9 @@ def check(summary, batches, size):
             if r["on_pocl"] not in ("not built", "not run") and r["verdict"] is None:
                 failures.append(f"{r['kernel']}: launched on PoCL ({r['on_pocl']}) but no verdict")
     for u in summary["unsound"]:
-        failures.append(f"{u['kernel']}: UNSOUND: verified, Oclgrind reports {'+'.join(u['oracle'])} ({u['reproducer']})")
+        what = "an invalid access (MemCheck)" if u.get("check") == "bounds" else "+".join(u["oracle"])
+        failures.append(f"{u['kernel']}: UNSOUND: verified ({u.get('check', 'races')}), Oclgrind reports {what} "
+                        f"({u['reproducer']})")
     for f in summary["false_alarms"]:
         failures.append(f"{f['kernel']}: false alarm: {'; '.join(f['findings'])} ({f['reproducer']})")
     for f in summary["expectation_broken"]:
@@ -503,6 +576,10 @@ def print_summary(s):
     print(f"  by expectation: {json.dumps(s['verdicts_by_expectation'], sort_keys=True)}")
     print(f"  Oclgrind: {json.dumps(s['oracle'], sort_keys=True)}; defects Oclgrind confirms: "
           f"{s['defects_confirmed_by_oclgrind']}; verified and Oclgrind clean: {s['verified_and_oclgrind_clean']}")
+    b = s["bounds"]
+    print(f"  memory safety (--checks=bounds): {json.dumps(b['verdicts'], sort_keys=True)}; MemCheck: "
+          f"{json.dumps(b['memcheck'], sort_keys=True)}; defects MemCheck confirms: {b['defects_memcheck_confirms']}; "
+          f"verified and MemCheck clean: {b['verified_and_memcheck_clean']}")
     print(f"  not built: {len(s['not_built'])}, lost on PoCL: {len(s['lost_on_pocl'])}, "
           f"lost on Oclgrind: {len(s['lost_on_oclgrind'])}, verification timed out: {s['timed_out']}")
     for key, label in (("unsound", "UNSOUND"), ("false_alarms", "FALSE ALARM"),
@@ -510,7 +587,7 @@ def print_summary(s):
         for u in s[key]:
             print(f"  {label}: {u['kernel']} ({u.get('origin', u['strategy'])}"
                   f"{' ' + '+'.join(u['mutations']) if u.get('mutations') else ''}): verdict {u['verdict']}, "
-                  f"Oclgrind {'+'.join(u['oracle'])} -> {u.get('reproducer', '')}")
+                  f"Oclgrind {'+'.join(u['oracle'])}, check {u.get('check', 'races')} -> {u.get('reproducer', '')}")
 
 
 class Tools:
@@ -539,10 +616,11 @@ def main():
     parser.add_argument("--verify")
     parser.add_argument("--host")
     parser.add_argument("--interesting", nargs=2, metavar=("LAUNCH_JSON", "KERNEL"))
+    parser.add_argument("--interesting-check", choices=("races", "bounds"), default="races")
     args = parser.parse_args()
     tools = Tools(args)
     if args.interesting:
-        return 0 if interesting(args.interesting[0], args.interesting[1], tools) else 1
+        return 0 if interesting(args.interesting[0], args.interesting[1], tools, args.interesting_check) else 1
     for program in (tools.clcapture, tools.verify, tools.host):
         if not os.access(program, os.X_OK):
             raise SystemExit(f"fuzz_soundness: {program} is missing (build it: cmake --build build)")
