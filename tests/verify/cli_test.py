@@ -141,7 +141,10 @@ def case_checks(a):
     capture's accesses stay inside its captured sizes, so memory safety adds no finding and every buffer is
     checked (no bounds_not_checked)."""
     rc, out, err = good_report(a, "--format=json")
-    expect(json.loads(out)["checks"] == ["races", "divergence"], "the default checks", out, err)
+    expect(json.loads(out)["checks"] == ["races", "divergence", "bounds"], "the default checks: all", out, err)
+    rc, out, err = good_report(a, "--checks=races,divergence")
+    expect(out.splitlines()[-1].endswith("(checked: races,divergence)"),
+           "the text summary names checks that leave one out", out, err)
     rc, out, err = good_report(a, "--format=json", "--checks=all")
     report = json.loads(out)
     validate(a, report, "the JSON report with --checks=all")

@@ -104,7 +104,7 @@ CommandLine parseCommandLine(int argc, const char *const *argv, std::ostream &ou
                "data, and mark each finding confirmed or not observed");
   std::vector<std::string> checks;
   app.add_option("--checks", checks,
-                 "what to check (default races,divergence): races (data races), divergence (barrier "
+                 "what to check (default all): races (data races), divergence (barrier "
                  "divergence), bounds (out-of-bounds and null accesses), all; `verified` means the checked "
                  "properties hold")
       ->delimiter(',')

@@ -117,9 +117,9 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
     for (const Finding &f : r.findings)
       out += findingText(info, f);
   }
-  // What `verified` covers, when it is not the default (races and divergence).
+  // What `verified` covers, when it is not the default (all: races, divergence, bounds).
   std::string checked;
-  if (info.checks != std::vector<std::string>{"races", "divergence"})
+  if (info.checks != std::vector<std::string>{"races", "divergence", "bounds"})
     for (const std::string &check : info.checks)
       checked += (checked.empty() ? " (checked: " : ",") + check;
   if (!checked.empty())

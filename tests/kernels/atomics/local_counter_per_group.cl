@@ -1,7 +1,8 @@
 //pass
-//--local_size=32 --global_size=64 --size out=256
+//--local_size=32 --global_size=64 --size out=256 --checks=races,divergence
 /* The fixed form of local_counter_across_groups_race: the slots are in local memory, one array per
-   group, where the group's counter values are distinct. */
+   group, where the group's counter values are distinct.
+   Races only: the counter's values are not modelled, so slots[k] < 64 is not proven (bounds: unknown). */
 kernel void append(global int *out) {
   local uint n;
   local int slots[64];

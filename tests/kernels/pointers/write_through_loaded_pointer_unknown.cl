@@ -1,5 +1,5 @@
 //unknown
-//--local_size=8 --global_size=8 --size list=64 --size out=32
+//--local_size=8 --global_size=8 --size list=128 --size out=32
 //unknown: .*a pointer loaded from memory
 /* Every work-item writes through a pointer it read from global memory: which object it points into is not
    known (pointer chasing), so a race through it has no exact witness — and the verdict is never

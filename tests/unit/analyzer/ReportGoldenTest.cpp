@@ -159,11 +159,10 @@ TEST_CASE("reports say what verified covers: JSON always, text when not the defa
   auto info = test::syntheticInfo(false);
   auto results = test::syntheticResults(false);
   CHECK(report::jsonReportValue(results, info)["checks"] ==
-        nlohmann::ordered_json::array({"races", "divergence"}));
-  CHECK(report::textReport(results, info).find("(checked:") == std::string::npos);
-  info.checks = {"races", "divergence", "bounds"};
-  CHECK(report::jsonReportValue(results, info)["checks"] ==
         nlohmann::ordered_json::array({"races", "divergence", "bounds"}));
-  CHECK_THAT(report::textReport(results, info),
-             Catch::EndsWith("1 error (checked: races,divergence,bounds)\n"));
+  CHECK(report::textReport(results, info).find("(checked:") == std::string::npos);
+  info.checks = {"races", "divergence"};
+  CHECK(report::jsonReportValue(results, info)["checks"] ==
+        nlohmann::ordered_json::array({"races", "divergence"}));
+  CHECK_THAT(report::textReport(results, info), Catch::EndsWith("1 error (checked: races,divergence)\n"));
 }

@@ -50,8 +50,8 @@ struct VerifyOptions {
   std::optional<std::filesystem::path> dumpIrDir;
   std::optional<std::filesystem::path> dumpSmt2Dir;
   bool strict = false;
-  /// --checks=races,divergence,bounds|all (default races,divergence): what `verified` covers.
-  bool checkRaces = true, checkDivergence = true, checkBounds = false;
+  /// --checks=races,divergence,bounds|all (default all): what `verified` covers.
+  bool checkRaces = true, checkDivergence = true, checkBounds = true;
   /// --confirm: replay each finding's instantiation under Oclgrind (FindingConfirmation.h).
   bool confirm = false;
   /// Where earlier results are kept (VerdictCache.h); nullopt with --no-cache or without a home folder.

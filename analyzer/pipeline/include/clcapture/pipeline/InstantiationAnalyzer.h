@@ -43,9 +43,8 @@ struct AnalysisOptions {
   /// with verdict `unknown` and the budget named. A single solver call is not interrupted (clcapture-verify
   /// runs each analysis in a process of its own and ends it: verify/AnalysisProcesses.h).
   std::uint64_t maxMemoryBytes = 0;
-  /// --checks: which properties the analysis checks; `verified` means these hold. Memory safety (bounds) is
-  /// asked for (--checks=all) until it keeps the real applications' figures (docs/memory-safety.md).
-  bool checkRaces = true, checkDivergence = true, checkBounds = false;
+  /// --checks: which properties the analysis checks (by default all); `verified` means these hold.
+  bool checkRaces = true, checkDivergence = true, checkBounds = true;
 };
 
 /// Everything one analysis may use. The pointers and references stay valid for the whole analyze() call.

@@ -221,7 +221,7 @@ struct ReportInfo {
   std::string capturesDirUri;
   bool strict = false;
   /// --checks: what `verified` covers, in this order ("races", "divergence", "bounds").
-  std::vector<std::string> checks{"races", "divergence"};
+  std::vector<std::string> checks{"races", "divergence", "bounds"};
 };
 
 /// Folder part of capturesPath, joined with a capture-relative `file`, for messages a user can click:
