@@ -13,7 +13,7 @@ the witness's values, so Oclgrind runs the launch the witness describes) and:
   - a race clcapture-verify reports (a non-benign finding) must be real: Oclgrind, running the same launch,
     observes a race too (the witness depends only on ids, captured values and the contents it names);
   - barrier divergence clcapture-verify reports, Oclgrind reports too (and the other way round);
-  - for a kernel whose header checks memory safety (--checks=…bounds… or all): an invalid access Oclgrind's
+  - for a kernel whose memory safety is checked (the default, or a --checks= naming bounds): an invalid access Oclgrind's
     MemCheck reports must not be missed (`verified`), and an out-of-bounds or null finding must be one
     MemCheck reports too.
 Oclgrind suppresses same-value write-write races by default, as clcapture-verify calls them benign.
@@ -148,10 +148,11 @@ INVALID_ACCESS = (r"Invalid (read|write) of size \d+ at \w+ memory address \S+|e
 
 
 def checks_bounds(text):
-    """Whether the kernel's header asks clcapture-verify for memory safety (--checks=…bounds… or all)."""
+    """Whether clcapture-verify checks the kernel's memory safety: by default (all checks), or a --checks= in
+    its header that names bounds or all."""
     _, opts, _ = run_kernel.parse_header(text)
-    return any(o.startswith("--checks=") and ({"bounds", "all"} & set(o.split("=", 1)[1].split(",")))
-               for o in opts)
+    asked = [set(o.split("=", 1)[1].split(",")) for o in opts if o.startswith("--checks=")]
+    return not asked or any({"bounds", "all"} & a for a in asked)
 
 
 def oclgrind_races(path, sim, bounds=False):
@@ -217,7 +218,9 @@ def main():
         contents = witness_contents(result)
         if contents:
             sim, _ = sim_for(path, text, None, contents)  # the witness's contents for open buffers
-        bounds = checks_bounds(text)
+        # A buffer without a captured size is not bounds-checked (the result names it) and gets
+        # DEFAULT_BUFFER bytes here: MemCheck's invalid accesses then mean the .sim is not the launch.
+        bounds = checks_bounds(text) and not result.get("bounds_not_checked")
         races, out = oclgrind_races(path, sim, bounds)
         if races is None:
             skipped += 1

@@ -18,7 +18,8 @@ The kernel file carries its expectation :
                                    contents (int32; iota counts up from 0 or FIRST)
            [--alias NAME=OTHER]    two arguments that are the same memory object
            [--strict]              run clcapture-verify --strict (benign races count as errors)
-           [--checks=LIST]         run clcapture-verify --checks=LIST (bounds: memory safety too)
+           [--checks=LIST]         run clcapture-verify --checks=LIST (default all; races,divergence: no bounds)
+           [--open=LIST]           run clcapture-verify --open=LIST (scalars, data: proven for every value)
            [--oclgrind-blind=WHY]  oclgrind_crosscheck.py skips the kernel: Oclgrind cannot observe its
                                    defect (WHY, one word or quoted), which the analysis still must find
            [--device-non-uniform=yes|no]  the device's CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT in the
@@ -218,7 +219,7 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
 
 def launch_of(text, options):
     """(entry, params, inst, launch) from a corpus header's launch options (parse_header's second part)."""
-    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}, "strict": False, "checks": None}
+    launch = {"args": {}, "sizes": {}, "data": {}, "alias": {}, "strict": False}
     entry = None
     it = iter(options)
     inst = {"language": "OpenCL", "endianness": "little"}
@@ -235,8 +236,8 @@ def launch_of(text, options):
             inst["compiler_flags"] = o.split("=", 1)[1]
         elif o == "--strict":
             launch["strict"] = True
-        elif o.startswith("--checks="):
-            launch["checks"] = o
+        elif o.startswith("--checks=") or o.startswith("--open="):
+            launch.setdefault("verify_options", []).append(o)
         elif o.startswith("--oclgrind-blind="):
             pass  # for oclgrind_crosscheck.py
         elif o.startswith("--device-non-uniform="):
@@ -269,8 +270,7 @@ def verify_kernel(kernel_path, verify, keep=None, opt_level=None, extra_args=())
     with tempfile.TemporaryDirectory() as folder:
         build_capture(folder, os.path.basename(kernel_path), text, entry, params, inst, launch)
         strict = ["--strict"] if launch["strict"] else []
-        if launch["checks"]:
-            strict.append(launch["checks"])
+        strict += launch.get("verify_options", [])
         r = subprocess.run([verify, "--format=json", *strict, *extra_args, os.path.join(folder, "captures.json")],
                            capture_output=True, text=True, env=env)
         if keep:

@@ -257,6 +257,7 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
         if (!keepWithinGuards(s, terms[i], label, out, own))
           return out;
         preferSmallValues(s, tf.land(terms[i], withinGuards(s, own)), label);
+        preferLeastArguments(s, tf.land(terms[i], withinGuards(s, own)), label);
       }
       describeBounds(s, sites, terms, how, out);
       return out;

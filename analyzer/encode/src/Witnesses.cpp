@@ -222,4 +222,48 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
   ask(s, query, label + ", any open values");
 }
 
+void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::string &label) {
+  constexpr unsigned kMinimiseProbes = 96;
+  constexpr long long kMinimiseProbeMs = 1000;
+  TermFactory &tf = s.tf;
+  cvc5::Term fixed = tf.boolean(true); // the least values found so far: query ∧ fixed has a model
+  bool modelHolds = true;              // the solver's current model is one of query ∧ fixed
+  unsigned probes = 0;
+  for (const OpenArgument &a : s.openArguments) {
+    if (!a.term.getSort().isBitVector() || tf.width(a.term) > 64)
+      continue;
+    if (!modelHolds) { // the last probe had no model: take one of query ∧ fixed again
+      if (probes >= kMinimiseProbes)
+        break;
+      ++probes;
+      modelHolds = ask(s, tf.land(query, fixed), label + ", least open values", kMinimiseProbeMs).status ==
+                   QueryOutcome::Status::Sat;
+      if (!modelHolds)
+        break;
+    }
+    unsigned w = tf.width(a.term);
+    std::uint64_t high = modelValue(s.solver, a.term), low = 0;
+    // Invariant: query ∧ fixed ∧ a ≤ high has a model; none has a < low.
+    while (low < high && probes < kMinimiseProbes) {
+      std::uint64_t mid = low + (high - low) / 2;
+      ++probes;
+      QueryOutcome o = ask(s, tf.land(query, tf.land(fixed, tf.ule(a.term, tf.constant(w, mid)))),
+                           label + ", least " + a.name, kMinimiseProbeMs);
+      modelHolds = o.status == QueryOutcome::Status::Sat;
+      if (modelHolds) {
+        high = std::min(mid, modelValue(s.solver, a.term));
+      } else if (o.status == QueryOutcome::Status::Unsat) {
+        low = mid + 1;
+      } else {
+        probes = kMinimiseProbes; // not settled in time: keep what is proven
+      }
+    }
+    fixed = tf.land(fixed, tf.ule(a.term, tf.constant(w, high)));
+  }
+  if (modelHolds)
+    return;
+  if (ask(s, tf.land(query, fixed), label + ", least open values").status != QueryOutcome::Status::Sat)
+    ask(s, query, label + ", any open values");
+}
+
 } // namespace clcapture::encode::detail

@@ -47,4 +47,11 @@ bool keepWithinGuards(EncodingState &s, const cvc5::Term &query, const std::stri
 /// included).
 void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::string &label);
 
+/// A memory-safety witness over open arguments (--open=scalars) names the least value of each, in turn, that
+/// still makes the access leave its memory ("out-of-bounds read on in[1000] with n = 1001": the first n past
+/// the buffer), by bisection with at most kMinimiseProbes queries of kMinimiseProbeMs each. `query` holds in
+/// the current model; on return the model is one of `query` again (the least values found, or the model
+/// `query` gives when a probe could not be settled and the bisection stopped).
+void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::string &label);
+
 } // namespace clcapture::encode::detail
