@@ -111,14 +111,33 @@ def call_lines(path, function):
     return lines
 
 
+def buffer_creations(path):
+    """{argument index: line} of the clCreateBuffer that made each buffer argument of the sample: the variable
+    clSetKernelArg passes (`&out`) and the line `cl_mem out = clCreateBuffer(`."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read().splitlines()
+    created = {m.group(1): n for n, line in enumerate(text, 1)
+               for m in [re.search(r"cl_mem\s+(\w+)\s*=\s*clCreateBuffer\(", line)] if m}
+    out = {}
+    for line in text:
+        m = re.search(r"clSetKernelArg\(\w+,\s*(\d+),[^,]*,\s*&(\w+)\)", line)
+        if m and m.group(2) in created:
+            out[int(m.group(1))] = created[m.group(2)]
+    return out
+
+
 def expected_host_calls(source, num_args):
     """(function, argument, file, line) of the calls behind one launch of a sample, computed from its source:
-    the program is built in common/sample_util.h, arguments are set and the kernel launched in the sample."""
+    the program is built in common/sample_util.h, buffers are created, arguments set and the kernel launched
+    in the sample."""
     util = os.path.join(SAMPLES, "common", "sample_util.h")
     main = os.path.join(SAMPLES, source)
     set_lines = call_lines(main, "clSetKernelArg")
+    creations = buffer_creations(main)
+    expect(creations, f"{main}: no buffer argument made by clCreateBuffer")
     return ([("clCreateProgramWithSource", None, util, call_lines(util, "clCreateProgramWithSource")[None]),
              ("clBuildProgram", None, util, call_lines(util, "clBuildProgram")[None])] +
+            [("clCreateBuffer", i, main, line) for i, line in sorted(creations.items())] +
             [("clSetKernelArg", i, main, set_lines.get(i)) for i in range(num_args)] +
             [("clEnqueueNDRangeKernel", None, main, call_lines(main, "clEnqueueNDRangeKernel")[None])])
 

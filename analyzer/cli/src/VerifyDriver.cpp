@@ -10,6 +10,7 @@
 #include "clcapture/verify/AllocationAccount.h"
 #include "clcapture/verify/AnalysisInChild.h"
 #include "clcapture/verify/AnalysisProcesses.h"
+#include "clcapture/verify/CreationSites.h"
 #include "clcapture/verify/ExitCode.h"
 #include "clcapture/verify/FindingConfirmation.h"
 #include "clcapture/verify/InstantiationKey.h"
@@ -670,6 +671,7 @@ int runVerify(const VerifyOptions &options, pipeline::InstantiationAnalyzer &ana
         r.process = report::LaunchProcess{it->second->process->pid, it->second->process->commandLine,
                                           it->second->capturesPath.filename().string()};
   }
+  nameCreationSites(results, capture, *positions);
   if (options.confirm) // replayed from the whole capture when the indices run across its parts
     confirmFindings(results,
                     input->source.wholeFolder() ? input->source.capturesPath().parent_path()

@@ -121,6 +121,19 @@ void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into) {
     into["within_object"] = true;
   if (!f.accessMode.empty())
     into["access_mode"] = f.accessMode;
+  if (f.createdBy) {
+    const CreationSite &c = *f.createdBy;
+    Json site{{"function", c.function}};
+    if (c.file)
+      site["file"] = *c.file;
+    if (c.line)
+      site["line"] = *c.line;
+    site["module"] = c.module;
+    site["module_offset"] = c.moduleOffset;
+    if (c.caller)
+      site["caller"] = *c.caller;
+    into["created_by"] = std::move(site);
+  }
 }
 
 void addParametric(const InstantiationResult &r, nlohmann::ordered_json &into) {

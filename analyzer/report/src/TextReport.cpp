@@ -4,6 +4,8 @@
 
 #include "clcapture/format/CaptureParts.h"
 
+#include <cstdio>
+
 namespace clcapture::report {
 namespace {
 
@@ -63,6 +65,17 @@ std::string memorySafetyDetail(const Finding &f) {
   return s + std::to_string(past) + " byte" + (past == 1 ? "" : "s") + " past the end";
 }
 
+/// "the buffer of `out` was created by clCreateBuffer at app.c:42 (in main)"; without a line, the module and
+/// offset ("at /usr/bin/app+0x6f7d0").
+std::string creationText(const Finding &f) {
+  const CreationSite &c = *f.createdBy;
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(c.moduleOffset));
+  std::string at = c.file && c.line ? *c.file + ":" + std::to_string(*c.line) : c.module + offset;
+  return "the memory of `" + f.array + "` was created by " + c.function + " at " + at +
+         (c.caller ? " (in " + *c.caller + ")" : "");
+}
+
 std::string findingText(const ReportInfo &info, const Finding &f) {
   const SourceLocation &at = f.kind == FindingKind::BarrierDivergence ? f.barrier : f.accesses[0].location;
   std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
@@ -74,6 +87,8 @@ std::string findingText(const ReportInfo &info, const Finding &f) {
   s += ":\n";
   for (std::size_t i = 0; i < accessCount(f); ++i)
     s += accessLine(info, f.accesses[i]);
+  if (f.createdBy)
+    s += "  " + creationText(f) + '\n';
   if (f.confirmation)
     s += "  " + confirmationText(*f.confirmation) + '\n';
   return s;

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -388,8 +389,9 @@ void CaptureEngine::kernelArgSvmSet(cl_kernel kernel, cl_uint index, const void 
 
 void CaptureEngine::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, size_t origin,
                                      size_t size) {
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  m_state->mirrors.subBufferCreated(mem, parent, flags, origin, size);
+  m_state->mirrors.subBufferCreated(mem, parent, flags, origin, size, site);
 }
 
 void CaptureEngine::svmAllocated(void *pointer, cl_svm_mem_flags flags, size_t size) {
@@ -404,8 +406,9 @@ void CaptureEngine::svmFreed(void *pointer) {
 }
 
 void CaptureEngine::bufferCreated(cl_mem mem, cl_mem_flags flags, size_t size, bool plain) {
+  CallSite site = m_state->controls.callSites ? callerOfHook() : 0;
   std::lock_guard<std::mutex> lock(m_state->mutex);
-  m_state->mirrors.bufferCreated(mem, flags, size, plain);
+  m_state->mirrors.bufferCreated(mem, flags, size, plain, site);
 }
 
 void CaptureEngine::memRetained(cl_mem mem) {
@@ -477,15 +480,26 @@ std::string whyNoSource(const ProgramInfo &p, cl_device_id device) {
   return {};
 }
 
-/// docs/contract.md §3 host_api_calls: the program's creation and build, the call that set each argument's
-/// current value, and the launch itself.
-std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape,
-                                           CallSite enqueuedAt) {
+/// docs/contract.md §3 host_api_calls: the program's creation and build, the call that created each buffer
+/// argument's memory object, the call that set each argument's current value, and the launch itself.
+std::vector<PendingLaunch::Call> hostCalls(const KernelInfo &k, const LaunchShape &shape, CallSite enqueuedAt,
+                                           const std::vector<fmt::ArgumentFacts> &arguments,
+                                           const HandleMirrors &mirrors) {
   std::vector<PendingLaunch::Call> calls;
   if (k.program->createdAt)
     calls.push_back({k.program->createdWith, std::nullopt, k.program->createdAt});
   if (k.program->builtAt)
     calls.push_back({"clBuildProgram", std::nullopt, k.program->builtAt});
+  for (std::size_t i = 0; i < arguments.size() && i < k.args.size(); ++i) {
+    if (arguments[i].kind != fmt::ArgumentKind::Buffer || k.args[i].bytes.size() != sizeof(cl_mem))
+      continue;
+    cl_mem mem = nullptr;
+    std::memcpy(&mem, k.args[i].bytes.data(), sizeof mem);
+    auto m = mirrors.mems.find(mem);
+    if (m != mirrors.mems.end() && m->second.createdAt)
+      calls.push_back({m->second.parent ? "clCreateSubBuffer" : "clCreateBuffer",
+                       static_cast<std::uint32_t>(i), m->second.createdAt});
+  }
   for (std::size_t i = 0; i < k.params->size() && i < k.args.size(); ++i)
     if (k.args[i].setAt)
       calls.push_back({"clSetKernelArg", static_cast<std::uint32_t>(i), k.args[i].setAt});
@@ -690,7 +704,7 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
   facts.aliases = std::move(captured.aliases);
   pending->reused = std::move(captured.reused);
 
-  pending->calls = hostCalls(k, shape, enqueuedAt);
+  pending->calls = hostCalls(k, shape, enqueuedAt, facts.arguments, s.mirrors);
 
   pending->beforeReads = std::move(captured.reads);
 

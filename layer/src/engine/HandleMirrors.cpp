@@ -47,9 +47,11 @@ void HandleMirrors::queueReleased(cl_command_queue queue) {
   queues.erase(queue);
 }
 
-void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable) {
+void HandleMirrors::bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable,
+                                  CallSite createdAt) {
   MemInfo m;
   m.id = nextMem++;
+  m.createdAt = createdAt;
   m.flags = flags;
   m.size = size;
   m.reusable = reusable && !(flags & CL_MEM_USE_HOST_PTR);
@@ -88,10 +90,11 @@ void HandleMirrors::writtenAnywhere() {
 }
 
 void HandleMirrors::subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin,
-                                     std::size_t size) {
+                                     std::size_t size, CallSite createdAt) {
   auto p = mems.find(parent);
   MemInfo m;
   m.id = nextMem++;
+  m.createdAt = createdAt;
   m.flags = flags;
   if (p != mems.end()) {
     const cl_mem_flags access = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;

@@ -97,6 +97,9 @@ struct MemInfo {
   long refs = 1;
   std::optional<std::uint64_t> parent; ///< a sub-buffer's parent (OpenCL 1.2: never itself a sub-buffer)
   std::uint64_t origin = 0;            ///< a sub-buffer's offset in its parent
+  /// The application's call that created it (clCreateBuffer, clCreateSubBuffer), for a launch's
+  /// host_api_calls: a memory-safety finding names it. 0 when call sites are off.
+  CallSite createdAt = 0;
   /// Writer enqueues seen on the root object (the buffer, or a sub-buffer's parent), shared by the root and
   /// its sub-buffers: a write to either changes both.
   std::shared_ptr<std::uint64_t> writes = std::make_shared<std::uint64_t>(0);
@@ -140,9 +143,11 @@ struct HandleMirrors {
   std::uint64_t threadNumber();
   void queueReleased(cl_command_queue queue);
 
-  void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable = true);
+  void bufferCreated(cl_mem mem, cl_mem_flags flags, std::size_t size, bool reusable = true,
+                     CallSite createdAt = 0);
   /// OpenCL 1.2 §5.2.1: access and host-access flags left out are inherited from the parent.
-  void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin, std::size_t size);
+  void subBufferCreated(cl_mem mem, cl_mem parent, cl_mem_flags flags, std::size_t origin, std::size_t size,
+                        CallSite createdAt = 0);
   /// A command that may change the object's bytes was enqueued (or the host may write them: a map for
   /// writing, an unmap): reads taken before no longer stand for it, nor for its parent or sub-buffers.
   void written(cl_mem mem);

@@ -173,6 +173,9 @@ inline std::vector<report::InstantiationResult> syntheticResults(bool strict) {
   past.extent = 4000;
   past.accesses[0] = access(AccessKind::Write, {1000, 0, 0}, {40, 0, 0}, {15, 0, 0}, "kernels/scale-9a.cl", 4,
                             10, "out[i] = 2 * in[i];");
+  past.createdBy =
+      CreationSite{"clCreateBuffer", std::string("app/main.c"), std::uint64_t{42}, "/usr/bin/app",
+                   0x6f7d0,          std::string("main")};
   Finding before;
   before.kind = FindingKind::OutOfBounds;
   before.memory = AddressSpace::Local;

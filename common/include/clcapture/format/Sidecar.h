@@ -84,8 +84,10 @@ struct ArgumentFacts {
 /// a file and line (GPUVerify's format requires both); this list has every call, also those from code without
 /// debug info.
 struct HostCallFacts {
-  std::string functionName;                   ///< the OpenCL entry point called, e.g. clSetKernelArg
-  std::optional<std::uint32_t> argument;      ///< clSetKernelArg: the argument index it set
+  std::string functionName; ///< the OpenCL entry point called, e.g. clSetKernelArg
+  /// clSetKernelArg: the argument index it set; clCreateBuffer, clCreateSubBuffer: the argument whose memory
+  /// object it created.
+  std::optional<std::uint32_t> argument;
   std::string module;                         ///< the calling ELF file
   std::uint64_t moduleOffset = 0;             ///< the return address's offset in that module
   std::optional<std::string> caller;          ///< the calling function, from the symbol table

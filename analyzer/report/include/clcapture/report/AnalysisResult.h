@@ -80,6 +80,17 @@ struct WitnessValue {
   bool operator<(const WitnessValue &o) const { return name != o.name ? name < o.name : value < o.value; }
 };
 
+/// The application's call that created the memory object of a memory-safety finding (the capture's host
+/// calls: clCreateBuffer or clCreateSubBuffer for the argument): where the host sized the buffer.
+struct CreationSite {
+  std::string function;            ///< clCreateBuffer, clCreateSubBuffer
+  std::optional<std::string> file; ///< from DWARF, as captured
+  std::optional<std::uint64_t> line;
+  std::string module;                ///< the calling ELF file
+  std::uint64_t moduleOffset = 0;    ///< the return address's offset in it
+  std::optional<std::string> caller; ///< the calling function, from the symbol table
+};
+
 struct Finding {
   FindingKind kind = FindingKind::DataRace;
   /// Derived by finalizeResult(): warning for a benign race unless --strict, otherwise error.
@@ -101,6 +112,9 @@ struct Finding {
   /// Access mode: the flag of the buffer that forbids this access, CL_MEM_READ_ONLY (the access writes) or
   /// CL_MEM_WRITE_ONLY (it reads); `extent` is then the buffer's bytes.
   std::string accessMode;
+  /// Memory safety: the host call that created the buffer, when the capture recorded it (not part of the
+  /// analysis: clcapture-verify adds it from the capture's host calls).
+  std::optional<CreationSite> createdBy{};
   // Barrier divergence only:
   SourceLocation barrier;
   /// Data race: the two conflicting accesses. Barrier divergence: two work-items of one group that
