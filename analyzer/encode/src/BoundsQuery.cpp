@@ -256,8 +256,22 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
         const llvm::Instruction *own = s.sites[sites[i]].inst;
         if (!keepWithinGuards(s, terms[i], label, out, own))
           return out;
-        preferSmallValues(s, tf.land(terms[i], withinGuards(s, own)), label);
-        preferLeastArguments(s, tf.land(terms[i], withinGuards(s, own)), label);
+        cvc5::Term witness = tf.land(terms[i], withinGuards(s, own));
+        preferSmallValues(s, witness, label);
+        const AccessRecord &r = s.records[0][sites[i]];
+        // Past the end or before the start of its memory (not NULL, not an access mode, not an array inside
+        // it): the access nearest the memory, then the least open values that still make it. Not for a large
+        // query, where each probe costs as much as the query (hashcat's bit-slice kernels: 8x the run).
+        bool small = !dagSizeAtLeast(witness, kLargeQueryTerms);
+        if (small && modelValue(s.solver, r.pointer.object) != kNullObject &&
+            s.solver.getValue(leaves(s, r)).getBooleanValue() &&
+            (r.pointer.beyondArray.isNull() || !s.solver.getValue(r.pointer.beyondArray).getBooleanValue())) {
+          preferNearestOffset(s, witness, r.pointer.offset, label);
+          witness = tf.land(witness,
+                            tf.eq(r.pointer.offset, tf.constant(64, modelValue(s.solver, r.pointer.offset))));
+        }
+        if (small)
+          preferLeastArguments(s, witness, label);
       }
       describeBounds(s, sites, terms, how, out);
       return out;

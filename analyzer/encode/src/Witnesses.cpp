@@ -4,6 +4,7 @@
 
 #include "SolverQuery.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -224,7 +225,9 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
 
 void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::string &label) {
   constexpr unsigned kMinimiseProbes = 96;
-  constexpr long long kMinimiseProbeMs = 1000;
+  constexpr long long kMinimiseProbeMs = 500;
+  constexpr auto kBudget = std::chrono::seconds(10); // all probes together
+  auto started = std::chrono::steady_clock::now();
   TermFactory &tf = s.tf;
   cvc5::Term fixed = tf.boolean(true); // the least values found so far: query ∧ fixed has a model
   bool modelHolds = true;              // the solver's current model is one of query ∧ fixed
@@ -244,7 +247,7 @@ void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::
     unsigned w = tf.width(a.term);
     std::uint64_t high = modelValue(s.solver, a.term), low = 0;
     // Invariant: query ∧ fixed ∧ a ≤ high has a model; none has a < low.
-    while (low < high && probes < kMinimiseProbes) {
+    while (low < high && probes < kMinimiseProbes && std::chrono::steady_clock::now() - started < kBudget) {
       std::uint64_t mid = low + (high - low) / 2;
       ++probes;
       QueryOutcome o = ask(s, tf.land(query, tf.land(fixed, tf.ule(a.term, tf.constant(w, mid)))),
@@ -264,6 +267,48 @@ void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::
     return;
   if (ask(s, tf.land(query, fixed), label + ", least open values").status != QueryOutcome::Status::Sat)
     ask(s, query, label + ", any open values");
+}
+
+void preferNearestOffset(EncodingState &s, const cvc5::Term &query, const cvc5::Term &offset,
+                         const std::string &label) {
+  constexpr unsigned kProbes = 24;
+  constexpr long long kProbeMs = 500;
+  constexpr auto kBudget = std::chrono::seconds(5); // all probes together
+  auto started = std::chrono::steady_clock::now();
+  TermFactory &tf = s.tf;
+  if (!offset.getSort().isBitVector() || tf.width(offset) != 64 || offset.isBitVectorValue())
+    return;
+  std::uint64_t found = modelValue(s.solver, offset);
+  bool before = found >> 63; // a negative offset: before the start, the greatest is nearest
+  // Invariant: query ∧ offset within [low, high] (unsigned) has a model; search towards the memory.
+  std::uint64_t low = before ? found : 0, high = before ? ~std::uint64_t{0} : found;
+  bool modelHolds = true;
+  for (unsigned probes = 0;
+       probes < kProbes && low < high && std::chrono::steady_clock::now() - started < kBudget; ++probes) {
+    std::uint64_t mid = before ? low + (high - low) / 2 + 1 : low + (high - low) / 2;
+    cvc5::Term bound = before ? tf.ule(tf.constant(64, mid), offset) : tf.ule(offset, tf.constant(64, mid));
+    QueryOutcome o = ask(s, tf.land(query, bound), label + ", nearest access", kProbeMs);
+    modelHolds = o.status == QueryOutcome::Status::Sat;
+    if (modelHolds) {
+      std::uint64_t at = modelValue(s.solver, offset);
+      if (before)
+        low = std::max(mid, at);
+      else
+        high = std::min(mid, at);
+    } else if (o.status == QueryOutcome::Status::Unsat) {
+      if (before)
+        high = mid - 1;
+      else
+        low = mid + 1;
+    } else {
+      break; // not settled in time: keep what is proven
+    }
+  }
+  if (modelHolds)
+    return;
+  cvc5::Term nearest = before ? tf.ule(tf.constant(64, low), offset) : tf.ule(offset, tf.constant(64, high));
+  if (ask(s, tf.land(query, nearest), label + ", nearest access").status != QueryOutcome::Status::Sat)
+    ask(s, query, label + ", any access");
 }
 
 } // namespace clcapture::encode::detail

@@ -49,9 +49,16 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
 
 /// A memory-safety witness over open arguments (--open=scalars) names the least value of each, in turn, that
 /// still makes the access leave its memory ("out-of-bounds read on in[1000] with n = 1001": the first n past
-/// the buffer), by bisection with at most kMinimiseProbes queries of kMinimiseProbeMs each. `query` holds in
+/// the buffer), by bisection: at most 96 queries of 0.5 s and 10 s in all. `query` holds in
 /// the current model; on return the model is one of `query` again (the least values found, or the model
 /// `query` gives when a probe could not be settled and the bisection stopped).
 void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::string &label);
+
+/// An out-of-bounds witness shows the access nearest its memory: past the end, the least offset (in[1000] of
+/// a 1000-int buffer, not in[1006]); before the start (a negative offset), the greatest. By bisection on
+/// `offset` under `query`, at most 24 queries of 0.5 s and 5 s in all (the nearest found by then); on return
+/// the model is one of `query` again.
+void preferNearestOffset(EncodingState &s, const cvc5::Term &query, const cvc5::Term &offset,
+                         const std::string &label);
 
 } // namespace clcapture::encode::detail
