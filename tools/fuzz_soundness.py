@@ -25,7 +25,8 @@ Per batch (seed S, S+1, …; N kernels each, so that process start-up is paid on
          -> UNSOUND (check "bounds"; reduced while it stays so);
        an out-of-bounds, null or access-mode finding, and MemCheck reports none  -> FALSE ALARM (every buffer of
          a fuzz launch is captured with its bytes, so a witness is the launch Oclgrind ran), known when the
-         launch mutates a corpus kernel whose header says MemCheck is blind to its defect (--oclgrind-blind);
+         launch mutates a corpus kernel whose header says MemCheck is blind to its defect (--oclgrind-blind:
+         the generator marks it with the feature memcheck-blind);
        anything else (unknown, error, defects on other kernels) is counted.
 Prints a summary and writes DIR/summary.json. Deterministic for a seed (the kernels, the launches, the
 verdicts; not the seconds). --check (the CTest): exit 1 on an unsound verdict, an unexplained false alarm,
@@ -303,19 +304,6 @@ def classify(launch, verdict, oracle, known):
     return "counted"
 
 
-def memcheck_blind(launch):
-    """Whether the launch mutates a corpus kernel whose header says MemCheck cannot observe its defect
-    (--oclgrind-blind=WHY, as the corpus cross-check honours it: an index through a select or phi)."""
-    if not launch.get("origin"):
-        return False
-    try:
-        with open(os.path.join(ROOT, "tests", "kernels", launch["origin"]), encoding="utf-8") as f:
-            header = [line for line in f.read().splitlines() if line.startswith("//")]
-    except OSError:
-        return False
-    return any("--oclgrind-blind=" in line for line in header)
-
-
 def classify_bounds(launch, result, oracle, invalid, known):
     """Memory safety on one launch: unsound | false-alarm | known-false-alarm | counted."""
     if oracle & {"race", "divergence"} or result is None:
@@ -323,8 +311,8 @@ def classify_bounds(launch, result, oracle, invalid, known):
     if result["verdict"] == "verified" and invalid:
         return "unsound"
     if not invalid and any(f.get("kind") in MEMORY_FINDINGS for f in result.get("findings", [])):
-        if memcheck_blind(launch):
-            return "known-false-alarm"  # the oracle cannot see it: not a disagreement
+        if "memcheck-blind" in launch.get("features", ()):
+            return "known-false-alarm"  # the origin's header: MemCheck cannot see it (corpus_mutations.py)
         for k in known:
             if re.search(k["pattern"], json.dumps(launch, sort_keys=True)):
                 return "known-false-alarm"

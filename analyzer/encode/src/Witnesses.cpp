@@ -223,92 +223,88 @@ void preferSmallValues(EncodingState &s, const cvc5::Term &query, const std::str
   ask(s, query, label + ", any open values");
 }
 
+namespace {
+
+/// The least unsigned value of `term` (at most 64 bits) over the models of `query`, by bisection from `high`,
+/// a value of it in the current model: each probe asks `query ∧ term ≤ mid` within `probeMs`, while `probes`
+/// are left and until `until`; a probe not settled in time ends it. Returns the least value proven to have a
+/// model; `modelHolds` says whether the solver's current model is one of `query ∧ term ≤ that`.
+std::uint64_t bisectLeast(EncodingState &s, const cvc5::Term &query, const cvc5::Term &term,
+                          std::uint64_t high, unsigned &probes, std::chrono::steady_clock::time_point until,
+                          const std::string &label, bool &modelHolds) {
+  constexpr long long kProbeMs = 500;
+  TermFactory &tf = s.tf;
+  unsigned w = tf.width(term);
+  std::uint64_t low = 0;
+  modelHolds = true;
+  while (low < high && probes > 0 && std::chrono::steady_clock::now() < until) {
+    std::uint64_t mid = low + (high - low) / 2;
+    --probes;
+    QueryOutcome o = ask(s, tf.land(query, tf.ule(term, tf.constant(w, mid))), label, kProbeMs);
+    modelHolds = o.status == QueryOutcome::Status::Sat;
+    if (modelHolds) {
+      high = std::min(mid, modelValue(s.solver, term));
+    } else if (o.status == QueryOutcome::Status::Unsat) {
+      low = mid + 1;
+    } else {
+      probes = 0; // not settled in time: keep what is proven
+    }
+  }
+  return high;
+}
+
+/// After a bisection that left the solver without a model: one of `query ∧ preferred` (which has one), else
+/// one of `query`.
+void restoreModel(EncodingState &s, const cvc5::Term &query, const cvc5::Term &preferred,
+                  const std::string &label) {
+  if (ask(s, s.tf.land(query, preferred), label).status != QueryOutcome::Status::Sat)
+    ask(s, query, label + ", any model");
+}
+
+} // namespace
+
 void preferLeastArguments(EncodingState &s, const cvc5::Term &query, const std::string &label) {
-  constexpr unsigned kMinimiseProbes = 96;
-  constexpr long long kMinimiseProbeMs = 500;
-  constexpr auto kBudget = std::chrono::seconds(10); // all probes together
-  auto started = std::chrono::steady_clock::now();
+  unsigned probes = 96;
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   TermFactory &tf = s.tf;
   cvc5::Term fixed = tf.boolean(true); // the least values found so far: query ∧ fixed has a model
   bool modelHolds = true;              // the solver's current model is one of query ∧ fixed
-  unsigned probes = 0;
   for (const OpenArgument &a : s.openArguments) {
     if (!a.term.getSort().isBitVector() || tf.width(a.term) > 64)
       continue;
     if (!modelHolds) { // the last probe had no model: take one of query ∧ fixed again
-      if (probes >= kMinimiseProbes)
+      if (probes == 0)
         break;
-      ++probes;
-      modelHolds = ask(s, tf.land(query, fixed), label + ", least open values", kMinimiseProbeMs).status ==
+      --probes;
+      modelHolds = ask(s, tf.land(query, fixed), label + ", least open values", 500).status ==
                    QueryOutcome::Status::Sat;
       if (!modelHolds)
         break;
     }
-    unsigned w = tf.width(a.term);
-    std::uint64_t high = modelValue(s.solver, a.term), low = 0;
-    // Invariant: query ∧ fixed ∧ a ≤ high has a model; none has a < low.
-    while (low < high && probes < kMinimiseProbes && std::chrono::steady_clock::now() - started < kBudget) {
-      std::uint64_t mid = low + (high - low) / 2;
-      ++probes;
-      QueryOutcome o = ask(s, tf.land(query, tf.land(fixed, tf.ule(a.term, tf.constant(w, mid)))),
-                           label + ", least " + a.name, kMinimiseProbeMs);
-      modelHolds = o.status == QueryOutcome::Status::Sat;
-      if (modelHolds) {
-        high = std::min(mid, modelValue(s.solver, a.term));
-      } else if (o.status == QueryOutcome::Status::Unsat) {
-        low = mid + 1;
-      } else {
-        probes = kMinimiseProbes; // not settled in time: keep what is proven
-      }
-    }
-    fixed = tf.land(fixed, tf.ule(a.term, tf.constant(w, high)));
+    std::uint64_t least = bisectLeast(s, tf.land(query, fixed), a.term, modelValue(s.solver, a.term), probes,
+                                      until, label + ", least " + a.name, modelHolds);
+    fixed = tf.land(fixed, tf.ule(a.term, tf.constant(tf.width(a.term), least)));
   }
-  if (modelHolds)
-    return;
-  if (ask(s, tf.land(query, fixed), label + ", least open values").status != QueryOutcome::Status::Sat)
-    ask(s, query, label + ", any open values");
+  if (!modelHolds)
+    restoreModel(s, query, fixed, label + ", least open values");
 }
 
 void preferNearestOffset(EncodingState &s, const cvc5::Term &query, const cvc5::Term &offset,
                          const std::string &label) {
-  constexpr unsigned kProbes = 24;
-  constexpr long long kProbeMs = 500;
-  constexpr auto kBudget = std::chrono::seconds(5); // all probes together
-  auto started = std::chrono::steady_clock::now();
   TermFactory &tf = s.tf;
   if (!offset.getSort().isBitVector() || tf.width(offset) != 64 || offset.isBitVectorValue())
     return;
-  std::uint64_t found = modelValue(s.solver, offset);
-  bool before = found >> 63; // a negative offset: before the start, the greatest is nearest
-  // Invariant: query ∧ offset within [low, high] (unsigned) has a model; search towards the memory.
-  std::uint64_t low = before ? found : 0, high = before ? ~std::uint64_t{0} : found;
+  // Past the end the least offset is nearest; before the start (a negative offset) the greatest, which is
+  // the least of its complement.
+  bool before = modelValue(s.solver, offset) >> 63;
+  cvc5::Term distance = before ? tf.op(cvc5::Kind::BITVECTOR_NOT, {offset}) : offset;
+  unsigned probes = 24;
   bool modelHolds = true;
-  for (unsigned probes = 0;
-       probes < kProbes && low < high && std::chrono::steady_clock::now() - started < kBudget; ++probes) {
-    std::uint64_t mid = before ? low + (high - low) / 2 + 1 : low + (high - low) / 2;
-    cvc5::Term bound = before ? tf.ule(tf.constant(64, mid), offset) : tf.ule(offset, tf.constant(64, mid));
-    QueryOutcome o = ask(s, tf.land(query, bound), label + ", nearest access", kProbeMs);
-    modelHolds = o.status == QueryOutcome::Status::Sat;
-    if (modelHolds) {
-      std::uint64_t at = modelValue(s.solver, offset);
-      if (before)
-        low = std::max(mid, at);
-      else
-        high = std::min(mid, at);
-    } else if (o.status == QueryOutcome::Status::Unsat) {
-      if (before)
-        high = mid - 1;
-      else
-        low = mid + 1;
-    } else {
-      break; // not settled in time: keep what is proven
-    }
-  }
-  if (modelHolds)
-    return;
-  cvc5::Term nearest = before ? tf.ule(tf.constant(64, low), offset) : tf.ule(offset, tf.constant(64, high));
-  if (ask(s, tf.land(query, nearest), label + ", nearest access").status != QueryOutcome::Status::Sat)
-    ask(s, query, label + ", any access");
+  std::uint64_t least = bisectLeast(s, query, distance, modelValue(s.solver, distance), probes,
+                                    std::chrono::steady_clock::now() + std::chrono::seconds(5),
+                                    label + ", nearest access", modelHolds);
+  if (!modelHolds)
+    restoreModel(s, query, tf.ule(distance, tf.constant(64, least)), label + ", nearest access");
 }
 
 } // namespace clcapture::encode::detail

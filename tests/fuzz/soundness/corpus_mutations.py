@@ -52,6 +52,8 @@ class CorpusKernel:
             self.text = f.read()
         self.verdict, options, _ = run_kernel.parse_header(self.text)
         self.entry, self.params, self.inst, self.launch = run_kernel.launch_of(self.text, options)
+        # The header says Oclgrind's MemCheck cannot observe the kernel's defect (--oclgrind-blind=WHY).
+        self.memcheck_blind = any(o.startswith("--oclgrind-blind=") for o in options)
 
 
 def load_corpus():
@@ -283,4 +285,6 @@ def generate(rng, name, corpus):
     if re.search(r"\b(barrier|work_group_\w+|wait_group_events)\s*\(", text) and \
             (k.verdict != "verified" or "move-barrier" in applied):
         launch.features.append("may-diverge")
+    if k.memcheck_blind:
+        launch.features.append("memcheck-blind")
     return launch
