@@ -182,6 +182,7 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
     for cap in record["captures"]:
         with open(os.path.join(cap, "captures.json"), encoding="utf-8") as f:
             captured.update(i["entry_point"] for i in json.load(f))
+        refuse_budget_cuts(cap)
     # A launch that crashed PoCL (a divergent barrier does) may die before the layer wrote it: its capture
     # is then built from the manifest, as the corpus builds one from a header (run_kernel.build_capture).
     # So may a divergent launch cut short just as it finished: its `done` line can come out while the
@@ -198,6 +199,24 @@ def capture_on_pocl(tools, manifest_path, manifest, folder):
             record["captures"].append(cap)
             record["synthesised"].append(launch["kernel"])
     return record
+
+
+BUDGET_CUT = re.compile(r'"data_skipped":\s*"((?:free-space floor|byte budget exhausted)[^"]*)"')
+
+
+def refuse_budget_cuts(cap):
+    """Stops the run when the layer left a buffer without its bytes for want of disk or budget: the verdict on
+    such a launch is less precise than the one the oracle is compared with, so every difference would be
+    counted as a false alarm of the analyzer. A skip for any other reason is part of what is being tested.
+    The sidecar is searched as text: a host killed mid-launch may leave it unterminated."""
+    try:
+        with open(os.path.join(cap, "captures.meta.json"), encoding="utf-8", errors="replace") as f:
+            cut = BUDGET_CUT.search(f.read())
+    except OSError:
+        return
+    if cut:
+        raise SystemExit(f"fuzz_soundness: {cap}: a buffer was captured without its bytes ({cut.group(1)}); "
+                         "free disk space or set CLCAPTURE_MIN_FREE")
 
 
 def synthesise_capture(cap, launch, manifest_folder):
