@@ -30,6 +30,19 @@ constexpr std::array<std::pair<ProgramOrigin, const char *>, 6> kProgramOrigins{
     {ProgramOrigin::BinarySourceRecovered, "binary (source recovered)"},
 }};
 
+constexpr std::array<std::pair<SamplerAddressing, const char *>, 5> kSamplerAddressings{{
+    {SamplerAddressing::None, "none"},
+    {SamplerAddressing::ClampToEdge, "clamp-to-edge"},
+    {SamplerAddressing::Clamp, "clamp"},
+    {SamplerAddressing::Repeat, "repeat"},
+    {SamplerAddressing::MirroredRepeat, "mirrored-repeat"},
+}};
+
+constexpr std::array<std::pair<SamplerFilter, const char *>, 2> kSamplerFilters{{
+    {SamplerFilter::Nearest, "nearest"},
+    {SamplerFilter::Linear, "linear"},
+}};
+
 template <typename Enum, std::size_t N>
 const char *nameOf(const std::array<std::pair<Enum, const char *>, N> &table, Enum e) {
   for (const auto &[value, name] : table)
@@ -67,6 +80,22 @@ bool operator==(const DeviceFacts &a, const DeviceFacts &b) {
                                                       b.addressBits, b.endianness, b.nonUniformWorkGroups);
 }
 
+const char *toString(SamplerAddressing a) {
+  return nameOf(kSamplerAddressings, a);
+}
+
+std::optional<SamplerAddressing> parseSamplerAddressing(const std::string &s) {
+  return valueOf(kSamplerAddressings, s);
+}
+
+const char *toString(SamplerFilter f) {
+  return nameOf(kSamplerFilters, f);
+}
+
+std::optional<SamplerFilter> parseSamplerFilter(const std::string &s) {
+  return valueOf(kSamplerFilters, s);
+}
+
 static bool sameSubBuffer(const std::optional<SubBufferFacts> &a, const std::optional<SubBufferFacts> &b) {
   if (a.has_value() != b.has_value())
     return false;
@@ -79,12 +108,27 @@ static bool sameSvm(const std::optional<SvmFacts> &a, const std::optional<SvmFac
   return !a || (a->allocation == b->allocation && a->offset == b->offset);
 }
 
+static bool sameImage(const std::optional<ImageFacts> &a, const std::optional<ImageFacts> &b) {
+  if (a.has_value() != b.has_value())
+    return false;
+  return !a || std::tie(a->type, a->width, a->height, a->depth, a->arraySize) ==
+                   std::tie(b->type, b->width, b->height, b->depth, b->arraySize);
+}
+
+static bool sameSampler(const std::optional<SamplerFacts> &a, const std::optional<SamplerFacts> &b) {
+  if (a.has_value() != b.has_value())
+    return false;
+  return !a || std::tie(a->normalizedCoords, a->addressing, a->filter) ==
+                   std::tie(b->normalizedCoords, b->addressing, b->filter);
+}
+
 bool operator==(const ArgumentFacts &a, const ArgumentFacts &b) {
   return std::tie(a.index, a.kind, a.name, a.typeName, a.addressQualifier, a.memObject, a.memFlags,
                   a.dataSkipped, a.size, a.dataAfter, a.dataAfterSkipped) ==
              std::tie(b.index, b.kind, b.name, b.typeName, b.addressQualifier, b.memObject, b.memFlags,
                       b.dataSkipped, b.size, b.dataAfter, b.dataAfterSkipped) &&
-         sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm);
+         sameSubBuffer(a.subBuffer, b.subBuffer) && sameSvm(a.svm, b.svm) && sameImage(a.image, b.image) &&
+         sameSampler(a.sampler, b.sampler);
 }
 
 bool operator==(const HostCallFacts &a, const HostCallFacts &b) {

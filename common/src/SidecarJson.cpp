@@ -45,6 +45,20 @@ Json toJson(const ArgumentFacts &a) {
     j["data_after"] = *a.dataAfter;
   if (a.dataAfterSkipped)
     j["data_after_skipped"] = *a.dataAfterSkipped;
+  if (a.image) {
+    Json image{{"type", a.image->type}, {"width", a.image->width}};
+    if (a.image->height)
+      image["height"] = a.image->height;
+    if (a.image->depth)
+      image["depth"] = a.image->depth;
+    if (a.image->arraySize)
+      image["array_size"] = a.image->arraySize;
+    j["image"] = std::move(image);
+  }
+  if (a.sampler)
+    j["sampler"] = Json{{"normalized_coords", a.sampler->normalizedCoords},
+                        {"addressing", toString(a.sampler->addressing)},
+                        {"filter", toString(a.sampler->filter)}};
   return j;
 }
 

@@ -17,6 +17,11 @@ The kernel file carries its expectation :
            [--data NAME=int:v0,v1,... | NAME=iota:COUNT | NAME=iota:FIRST:COUNT]  a read-only buffer's captured
                                    contents (int32; iota counts up from 0 or FIRST)
            [--alias NAME=OTHER]    two arguments that are the same memory object
+           [--image NAME=TYPE:WxH[xD]]  an image argument's type (image1d, image1d_buffer, image1d_array,
+                                   image2d, image2d_array, image3d) and extents (width, height or array
+                                   size, depth or array size), as the layer records them in the sidecar
+           [--sampler NAME=ADDRESSING[,normalized][,linear]]  a sampler argument's properties (addressing:
+                                   none, clamp-to-edge, clamp, repeat, mirrored-repeat)
            [--strict]              run clcapture-verify --strict (benign races count as errors)
            [--checks=LIST]         run clcapture-verify --checks=LIST (default all; races,divergence: no bounds)
            [--open=LIST]           run clcapture-verify --open=LIST (scalars, data: proven for every value)
@@ -163,6 +168,10 @@ def build_capture(folder, kernel_name, text, entry, params, inst, launch, addres
         elif kind in ("image", "sampler"):
             arg = {"type": kind}
             fact["kind"] = kind
+            if kind == "image" and pname in launch.get("images", {}):
+                fact["image"] = launch["images"][pname]
+            if kind == "sampler" and pname in launch.get("samplers", {}):
+                fact["sampler"] = launch["samplers"][pname]
         elif pname in launch.get("null", ()):
             arg = {"type": "array", "address_space": kind}
             fact["kind"] = "null-buffer"
@@ -248,6 +257,22 @@ def launch_of(text, options):
         elif o == "--mem-flags":  # NAME=CL_MEM_READ_ONLY[|CL_MEM_…]: the buffer's flags (default read-write)
             key, value = next(it).split("=", 1)
             launch.setdefault("flags", {})[key] = value.split("|")
+        elif o == "--image":  # NAME=TYPE:WxH[xD]
+            key, value = next(it).split("=", 1)
+            kind, _, extents = value.partition(":")
+            sizes = [int(v) for v in extents.split("x")]
+            names = {"image1d": ["width"], "image1d_buffer": ["width"], "image1d_array": ["width", "array_size"],
+                     "image2d": ["width", "height"], "image2d_array": ["width", "height", "array_size"],
+                     "image3d": ["width", "height", "depth"]}.get(kind)
+            if not names or len(names) != len(sizes):
+                raise SystemExit(f"--image {key}={value}: expected TYPE:WxH[xD] with one extent per dimension")
+            launch.setdefault("images", {})[key] = {"type": kind, **dict(zip(names, sizes))}
+        elif o == "--sampler":  # NAME=ADDRESSING[,normalized][,linear]
+            key, value = next(it).split("=", 1)
+            parts = value.split(",")
+            launch.setdefault("samplers", {})[key] = {"normalized_coords": "normalized" in parts[1:],
+                                                      "addressing": parts[0],
+                                                      "filter": "linear" if "linear" in parts[1:] else "nearest"}
         elif o in ("--arg", "--size", "--data", "--alias"):
             key, value = next(it).split("=", 1)
             launch[{"--arg": "args", "--size": "sizes", "--data": "data", "--alias": "alias"}[o]][key] = value
@@ -302,6 +327,9 @@ def main():
             report_lines.append(f"  {a.get('access', '')} by work-item global {tuple(a['work_item']['global_id'])} "
                                 f"local {tuple(a['work_item']['local_id'])} group {tuple(a['work_item']['group_id'])}, "
                                 f"{loc['file']}:{loc.get('line', 0)}:{loc.get('column', 0)}: {a.get('source', '')}")
+    if result.get("bounds_not_checked"):
+        report_lines.append(f"  note: bounds not checked for {', '.join(result['bounds_not_checked'])}: "
+                            "the capture gives no size or extent")
     report = "\n".join(report_lines)
     print(report + "\n" + r.stderr)
     failures = []

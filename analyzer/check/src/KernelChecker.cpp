@@ -417,8 +417,12 @@ private:
     f.size = w.size;
     f.extent = w.extent;
     f.withinObject = w.beyondArray;
+    f.pixel = w.pixel;
+    f.imageExtent = w.imageExtent;
     auto element = static_cast<std::int64_t>(std::max(site.elementSize, 1u));
-    if (f.offset >= 0 && !w.null)
+    if (!f.pixel.empty())
+      f.offset = 0; // a pixel: its coordinates say where (the message names them)
+    else if (f.offset >= 0 && !w.null)
       f.index = {w.offset / static_cast<std::uint64_t>(element)};
     else if (!w.null) // before the start: name the element as the source would, in[-1]
       f.message = "out-of-bounds " + std::string(report::toString(accessKind(site))) + " on " + f.array +

@@ -236,6 +236,21 @@ void factsKey(KeyWriter &key, const format::LaunchFacts *facts, bool withValues)
       key.number(a.svm->offset);
     else
       key.none();
+    // An image's extents bound its coordinates; a sampler's addressing decides whether they are checked.
+    if (a.image)
+      key.text(a.image->type)
+          .number(a.image->width)
+          .number(a.image->height)
+          .number(a.image->depth)
+          .number(a.image->arraySize);
+    else
+      key.none();
+    if (a.sampler)
+      key.number(a.sampler->normalizedCoords)
+          .text(format::toString(a.sampler->addressing))
+          .text(format::toString(a.sampler->filter));
+    else
+      key.none();
     if (withValues) // only says why `data` is absent
       key.optional(a.dataSkipped);
     else

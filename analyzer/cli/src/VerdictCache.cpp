@@ -144,6 +144,10 @@ std::string resultToJson(const InstantiationResult &r) {
     if (!f.accessMode.empty())
       findings.back()["access_mode"] =
           f.accessMode; // written only where set: entries stay as small as before
+    if (!f.pixel.empty()) {
+      findings.back()["pixel"] = f.pixel;
+      findings.back()["image_extent"] = f.imageExtent;
+    }
   }
   Json j = {{"entry_point", r.entryPoint},
             {"kernel_file", r.kernelFile},
@@ -201,6 +205,10 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.withinObject = jf.at("within_object").get<bool>();
       if (auto mode = jf.find("access_mode"); mode != jf.end() && mode->is_string())
         f.accessMode = mode->get<std::string>(); // absent from entries written before access modes
+      if (auto pixel = jf.find("pixel"); pixel != jf.end()) {
+        f.pixel = pixel->get<std::vector<std::int64_t>>();
+        f.imageExtent = jf.at("image_extent").get<std::vector<std::uint64_t>>();
+      }
       f.message = jf.at("message").get<std::string>();
       for (const Json &v : jf.at("values")) {
         if (!v.is_array() || v.size() != 2)

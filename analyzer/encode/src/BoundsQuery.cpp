@@ -13,6 +13,7 @@
 #include "clcapture/encode/KernelEncoding.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -81,6 +82,41 @@ cvc5::Term outside(EncodingState &s, const AccessRecord &r, const AccessSite &si
   TermFactory &tf = s.tf;
   cvc5::Term some = tf.lnot(tf.eq(r.size, tf.constant(64, 0)));
   return tf.land(r.reach, tf.land(some, tf.lor(leaves(s, r), misuses(s, r, site))));
+}
+
+/// Work-item A reaches the image access at `site` and a coordinate leaves its image (docs/semantics.md row
+/// 37i), with how exact that is; none when there is nothing to ask: the image's extents are not captured
+/// (it is named unchecked), its sampler clamps the coordinates, or interval arithmetic shows each inside.
+std::optional<std::pair<cvc5::Term, Exactness>> imageOutside(EncodingState &s, const AccessRecord &r,
+                                                             const AccessSite &site) {
+  TermFactory &tf = s.tf;
+  bool open = !site.imageBoundsOpen.empty();
+  if (!open && r.pixel.empty())
+    return std::nullopt; // clamped by its sampler
+  cvc5::Term bad = tf.boolean(false);
+  bool asked = false;
+  for (const auto &[object, extent] : s.imageExtents) {
+    if (r.pointer.object.isBitVectorValue() && std::stoull(r.pointer.object.getBitVectorValue(10)) != object)
+      continue;
+    cvc5::Term out = tf.boolean(open);
+    bool lanes = open;
+    for (std::size_t i = 0; !open && i < extent.size() && i < r.pixel.size(); ++i) {
+      // Unsigned: a negative coordinate is a large one, past every extent.
+      cvc5::Term c = tf.resize(r.pixel[i], 64, false);
+      if (tf.upperBoundAsserted(c) < extent[i])
+        continue;
+      out = tf.lor(out, tf.ule(tf.constant(64, extent[i]), c));
+      lanes = true;
+    }
+    if (!lanes)
+      continue;
+    bad = tf.lor(bad, tf.land(tf.eq(r.pointer.object, tf.constant(64, object)), out));
+    asked = true;
+  }
+  if (!asked)
+    return std::nullopt;
+  Exactness how = r.reachHow & (open ? Exactness{site.imageBoundsOpen} : r.pixelHow);
+  return std::make_pair(tf.land(r.reach, bad), how);
 }
 
 /// Terms in a bounds query (distinct subterms) from which reads of captured tables are first left open.
@@ -170,6 +206,15 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
   w.offset = offset;
   if (auto named = s.objectNames.find(object); named != s.objectNames.end())
     w.object = named->second;
+  if (auto image = s.imageExtents.find(object); image != s.imageExtents.end() && !r.pixel.empty()) {
+    w.imageExtent = image->second;
+    for (const cvc5::Term &c : r.pixel) { // as the kernel's int coordinates: signed
+      unsigned bits = c.getSort().getBitVectorSize();
+      std::uint64_t v = modelValue(s.solver, c);
+      w.pixel.push_back(bits < 64 && (v >> (bits - 1)) & 1 ? static_cast<std::int64_t>(v | (~0ull << bits))
+                                                           : static_cast<std::int64_t>(v));
+    }
+  }
   if (auto regions = s.objectRegions.find(object); regions != s.objectRegions.end() && !w.null) {
     // The region the access starts in or after (the nearest below it), else the first.
     const auto *best = &regions->second.front();
@@ -197,8 +242,18 @@ QueryOutcome KernelEncoding::checkBounds(const std::vector<unsigned> &siteIds,
   std::vector<Exactness> how;
   for (unsigned id : siteIds) {
     const AccessRecord &r = s.records[0][id];
-    if (!r.present || s.sites[id].image || provablyInside(s, r, s.sites[id]))
-      continue; // an image's pixel: its extent is not a byte range
+    if (!r.present)
+      continue;
+    if (s.sites[id].image) { // a pixel: its coordinates against the image's extents, not bytes
+      if (auto image = imageOutside(s, r, s.sites[id])) {
+        sites.push_back(id);
+        terms.push_back(image->first);
+        how.push_back(image->second);
+      }
+      continue;
+    }
+    if (provablyInside(s, r, s.sites[id]))
+      continue;
     sites.push_back(id);
     terms.push_back(outside(s, r, s.sites[id]));
     how.push_back(r.reachHow & r.pointer.how & r.sizeHow);

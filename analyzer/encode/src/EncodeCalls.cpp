@@ -67,10 +67,14 @@ format::Status ThreadEncoder::visitCallBase(llvm::CallBase &call) {
   case BuiltinKind::ImageWrite:
     return encodeImageAccess(call, b.kind == BuiltinKind::ImageWrite);
   case BuiltinKind::ImageQuery:
-    if (!call.getType()->isVoidTy())
-      m_values[&call] =
-          freshValue(call.getType(), "the image's " + b.name.substr(std::string("get_image_").size()) +
-                                         " (images are captured by kind only)");
+    if (!call.getType()->isVoidTy()) {
+      if (auto known = imageQuery(call, b.name))
+        m_values[&call] = *known;
+      else
+        m_values[&call] =
+            freshValue(call.getType(), "the image's " + b.name.substr(std::string("get_image_").size()) +
+                                           " (not in the capture)");
+    }
     return {};
   case BuiltinKind::MemFence:
   case BuiltinKind::NoEffect:

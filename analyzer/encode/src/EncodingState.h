@@ -65,6 +65,11 @@ struct AccessRecord {
   /// A plain load's value when it is open (read from memory other work-items may write): two work-items'
   /// loads of one place in one barrier interval agree (stateUniformReads). Null otherwise.
   cvc5::Term loaded;
+  /// An image access whose coordinates must lie inside the image (a write; a read without a sampler, or
+  /// through one that does not clamp them): its integer coordinates, one term each (x, y, z or array index,
+  /// as the built-in takes them). Empty for any other access.
+  std::vector<cvc5::Term> pixel;
+  Exactness pixelHow;
 };
 
 /// One work-item's view of a work-group function call (barrier, async copy, wait, collective): whether it
@@ -175,6 +180,12 @@ struct EncodingState {
   /// here is not checked (its size is not known).
   std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> objectRegions;
   std::set<std::string> unsizedObjects; ///< the names of the memory arguments whose size is not known
+  /// Image arguments whose extents the capture gives: object → the bound of each integer coordinate (x, then
+  /// y or the array index, then z or the array index), for the bounds query (docs/semantics.md row 37i).
+  std::map<std::uint64_t, std::vector<std::uint64_t>> imageExtents;
+  std::map<std::uint64_t, format::ImageFacts> images; ///< the same images' captured type and extents
+  /// Sampler arguments whose properties the capture gives: the argument → its properties.
+  std::map<const llvm::Value *, format::SamplerFacts> samplers;
   /// Memory objects every buffer argument on which the host made CL_MEM_READ_ONLY (a write to them is
   /// undefined) or CL_MEM_WRITE_ONLY (a read is), from the captured flags (docs/semantics.md row 37f).
   std::set<std::uint64_t> readOnlyObjects, writeOnlyObjects;

@@ -225,8 +225,13 @@ void setUpSharedValues(EncodingState &s) {
       }
       bool sized = fact && fact->size && !fact->originOpen &&
                    (p.space == MemorySpace::Local || fact->kind == model::ArgumentFact::Kind::Buffer);
+      if (fact && fact->kind == model::ArgumentFact::Kind::Sampler && fact->sampler)
+        s.samplers[&arg] = *fact->sampler;
       if (sized)
         s.objectRegions[object].push_back({origin, *fact->size});
+      else if (fact && fact->kind == model::ArgumentFact::Kind::Image && fact->imageExtent)
+        s.imageExtents[object] = *fact->imageExtent, // its pixels, not bytes: checked by coordinates
+            s.images[object] = *fact->image;
       else if (p.space != MemorySpace::Private &&
                !(fact && fact->kind == model::ArgumentFact::Kind::Sampler)) {
         unsized.insert(object);

@@ -181,6 +181,8 @@ private:
 
   // --- images (EncodeImages.cpp) ---
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);
+  /// get_image_width, _height, _depth, _array_size and _dim of an image whose extents the capture gives.
+  std::optional<SymValue> imageQuery(llvm::CallBase &call, const std::string &name);
 
   // --- integer built-ins (IntegerBuiltins.cpp) ---
   /// min, max, clamp, abs, mul24 and mad24 on integer scalars and vectors (lane by lane), exactly; nullopt

@@ -8,7 +8,8 @@
 //      ones whose value is unused (KeepReads.h; again after SROA, which splits struct copies into loads);
 //   3. inline: AlwaysInliner, then GlobalDCE drops the inlined helpers;
 //   4. per function: SROA (CFG preserved) and mem2reg put private scalars into SSA form; work-item queries
-//      (get_global_id(0), …) move to the entry, one call each (WorkItemCalls.h); InferAddressSpaces
+//      (get_global_id(0), …) move to the entry, one call each (WorkItemCalls.h); integer min and max
+//      become LLVM's min/max intrinsics, which ScalarEvolution folds (IntegerMinMax.h); InferAddressSpaces
 //      gives generic-pointer (OpenCL 2.0) accesses their real address space where it is evident;
 //      InstSimplify folds what that exposes; CfgCleanup folds constant branches; LoopSimplify canonicalises
 //      loops;
@@ -17,7 +18,8 @@
 // SROA creates accesses only to allocas (private memory), except that it splits a struct copy into one
 // access per field of the same bytes at the same place; InstSimplify only replaces values and deletes dead
 // instructions; CfgCleanup only removes blocks no path reaches and edges between blocks; LoopSimplify only
-// adds empty blocks and PHIs; WorkItemCalls only moves calls that touch no memory.
+// adds empty blocks and PHIs; WorkItemCalls only moves calls that touch no memory; IntegerMinMax only
+// replaces a call that touches no memory by an intrinsic of the same value.
 //
 // Loops are not rotated: rotation copies the header (and a load in `while (a[i])`) in front of the loop.
 // ScalarEvolution handles the top-tested form: in `for (i = 0; i < 16; ++i)` the backedge is taken 16 times
@@ -27,6 +29,7 @@
 
 #include "clcapture/frontend/Normalizer.h"
 
+#include "IntegerMinMax.h"
 #include "WorkItemCalls.h"
 #include "clcapture/frontend/CfgCleanup.h"
 #include "clcapture/frontend/KeepReads.h"
@@ -128,6 +131,7 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   perFunction.addPass(llvm::PromotePass());
   perFunction.addPass(KeepReadsPass()); // the field loads SROA split a struct copy into
   perFunction.addPass(WorkItemCallsPass());
+  perFunction.addPass(IntegerMinMaxPass());
   perFunction.addPass(llvm::InferAddressSpacesPass(kGeneric));
   perFunction.addPass(llvm::InstSimplifyPass());
   perFunction.addPass(CfgCleanupPass());

@@ -113,6 +113,13 @@ std::string describeElement(const Finding &f) {
   return s;
 }
 
+std::string pixelText(const Finding &f) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < f.pixel.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(f.pixel[i]);
+  return s + ")";
+}
+
 std::string witnessValuesText(const Finding &f) {
   std::vector<std::string> parts;
   for (const WitnessValue &v : f.values)
@@ -132,6 +139,8 @@ std::string defaultMessage(const Finding &f) {
   std::string access = f.accesses[0].access ? toString(*f.accesses[0].access) : "access";
   if (f.kind == FindingKind::NullDereference)
     return access + " through a null pointer" + witnessValuesText(f);
+  if (f.kind == FindingKind::OutOfBounds && !f.pixel.empty())
+    return "out-of-bounds " + access + " on " + f.array + " at pixel " + pixelText(f) + witnessValuesText(f);
   if (f.kind == FindingKind::OutOfBounds)
     return "out-of-bounds " + access + " on " + describeElement(f) + witnessValuesText(f);
   if (f.kind == FindingKind::AccessMode)
@@ -163,9 +172,9 @@ bool findingLess(const Finding &a, const Finding &b) {
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
   return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.offset, a.size, a.extent,
-                  a.withinObject, a.accessMode, a.values, a.localSize, a.message) <
+                  a.withinObject, a.accessMode, a.pixel, a.imageExtent, a.values, a.localSize, a.message) <
          std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.offset, b.size, b.extent,
-                  b.withinObject, b.accessMode, b.values, b.localSize, b.message);
+                  b.withinObject, b.accessMode, b.pixel, b.imageExtent, b.values, b.localSize, b.message);
 }
 
 } // namespace

@@ -111,12 +111,17 @@ void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into) {
   into["memory"] = format::toString(f.memory);
   if (!f.array.empty())
     into["array"] = f.array;
-  if (!f.index.empty())
-    into["index"] = f.index;
-  into["offset"] = f.offset;
-  into["size"] = f.size;
-  if (f.kind == FindingKind::OutOfBounds || f.kind == FindingKind::AccessMode)
-    into["object_bytes"] = f.extent;
+  if (!f.pixel.empty()) { // an image: its pixel's coordinates against its extents, not bytes
+    into["pixel"] = f.pixel;
+    into["image_extent"] = f.imageExtent;
+  } else {
+    if (!f.index.empty())
+      into["index"] = f.index;
+    into["offset"] = f.offset;
+    into["size"] = f.size;
+    if (f.kind == FindingKind::OutOfBounds || f.kind == FindingKind::AccessMode)
+      into["object_bytes"] = f.extent;
+  }
   if (f.withinObject)
     into["within_object"] = true;
   if (!f.accessMode.empty())

@@ -47,6 +47,21 @@ std::string confirmationText(const std::string &confirmation) {
 
 /// "global memory, bytes 4096..4099 of 4096: 4 bytes past the end"; "bytes 0..3 from NULL".
 std::string memorySafetyDetail(const Finding &f) {
+  if (!f.pixel.empty()) { // "an image of 64 × 48 pixels: x = 64 lies outside 0..63"
+    static const char *const kLanes[] = {"x", "y", "z"};
+    std::string s = "an image of ";
+    for (std::size_t i = 0; i < f.imageExtent.size(); ++i)
+      s += (i ? " × " : "") + std::to_string(f.imageExtent[i]);
+    s += " pixels";
+    std::string sep = ": ";
+    for (std::size_t i = 0; i < f.pixel.size() && i < f.imageExtent.size() && i < 3; ++i)
+      if (f.pixel[i] < 0 || static_cast<std::uint64_t>(f.pixel[i]) >= f.imageExtent[i]) {
+        s += sep + kLanes[i] + " = " + std::to_string(f.pixel[i]) + " lies outside 0.." +
+             std::to_string(f.imageExtent[i] - 1);
+        sep = ", ";
+      }
+    return s;
+  }
   std::int64_t last = f.offset + static_cast<std::int64_t>(f.size) - 1;
   std::string bytes = "bytes " + std::to_string(f.offset) + ".." + std::to_string(last);
   if (f.kind == FindingKind::NullDereference)
@@ -129,6 +144,12 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
     out += '\n';
     if (r.verdict != Verdict::Unknown && r.verdict != Verdict::Error && !r.reason.empty())
       out += "  note: " + r.reason + '\n'; // e.g. a same-value race that may occur: benign either way
+    if (!r.unsizedMemory.empty() && r.verdict != Verdict::Error) {
+      std::string names;
+      for (const std::string &name : r.unsizedMemory)
+        names += (names.empty() ? "" : ", ") + name;
+      out += "  note: bounds not checked for " + names + ": the capture gives no size or extent\n";
+    }
     for (const Finding &f : r.findings)
       out += findingText(info, f);
   }

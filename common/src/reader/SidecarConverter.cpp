@@ -127,7 +127,7 @@ ArgumentFacts SidecarConverter::argument(const Json &v, const std::string &path)
     return a;
   keys(v, path,
        {"index", "kind", "name", "type_name", "address_qualifier", "mem_object", "mem_flags", "sub_buffer",
-        "svm", "data_skipped", "size", "data_after", "data_after_skipped"});
+        "svm", "data_skipped", "size", "data_after", "data_after_skipped", "image", "sampler"});
   a.index = static_cast<std::uint32_t>(num(v, path, "index"));
   std::string kind = str(v, path, "kind");
   if (auto parsed = parseArgumentKind(kind))
@@ -154,6 +154,42 @@ ArgumentFacts SidecarConverter::argument(const Json &v, const std::string &path)
     if (auto problem = lexicalPathProblem(*a.dataAfter))
       fail(join(path, "data_after"), *problem);
   a.dataAfterSkipped = optStr(v, path, "data_after_skipped");
+  if (const Json *image = get(v, path, "image", false); image && object(*image, join(path, "image"))) {
+    std::string p = join(path, "image");
+    keys(*image, p, {"type", "width", "height", "depth", "array_size"});
+    ImageFacts f;
+    f.type = str(*image, p, "type");
+    static const std::set<std::string> kTypes{"image1d", "image1d_buffer", "image1d_array",
+                                              "image2d", "image2d_array",  "image3d"};
+    if (!kTypes.count(f.type))
+      fail(join(p, "type"), "unknown image type " + inQuotes(f.type));
+    f.width = num(*image, p, "width");
+    f.height = optNum(*image, p, "height").value_or(0);
+    f.depth = optNum(*image, p, "depth").value_or(0);
+    f.arraySize = optNum(*image, p, "array_size").value_or(0);
+    a.image = f;
+  }
+  if (const Json *sampler = get(v, path, "sampler", false);
+      sampler && object(*sampler, join(path, "sampler"))) {
+    std::string p = join(path, "sampler");
+    keys(*sampler, p, {"normalized_coords", "addressing", "filter"});
+    SamplerFacts f;
+    if (const Json *n = get(*sampler, p, "normalized_coords"); n && !n->is_boolean())
+      fail(join(p, "normalized_coords"), "expected true or false");
+    else if (n)
+      f.normalizedCoords = n->get<bool>();
+    std::string addressing = str(*sampler, p, "addressing");
+    if (auto parsed = parseSamplerAddressing(addressing))
+      f.addressing = *parsed;
+    else
+      fail(join(p, "addressing"), "unknown addressing mode " + inQuotes(addressing));
+    std::string filter = str(*sampler, p, "filter");
+    if (auto parsed = parseSamplerFilter(filter))
+      f.filter = *parsed;
+    else
+      fail(join(p, "filter"), "unknown filter mode " + inQuotes(filter));
+    a.sampler = f;
+  }
   return a;
 }
 

@@ -66,6 +66,8 @@
   X(clGetKernelInfo, 10)                                                                                     \
   X(clGetKernelArgInfo, 12)                                                                                  \
   X(clGetMemObjectInfo, 10)                                                                                  \
+  X(clGetImageInfo, 10)                                                                                      \
+  X(clGetSamplerInfo, 10)                                                                                    \
   X(clEnqueueReadBuffer, 10)                                                                                 \
   X(clEnqueueSVMMemcpy, 20)                                                                                  \
   X(clGetEventInfo, 10)                                                                                      \

@@ -2,9 +2,10 @@
 //
 // From the kernel's current argument values (clSetKernelArg, clSetKernelArgSVMPointer) and the mirrored
 // memory objects: scalars as hex values in the device's byte order, buffers and SVM pointers with size,
-// flags and address space, __local sizes, images and samplers by kind, NULL buffers; the sidecar's facts
-// for each (memory-object ids, sub-buffer origin, SVM allocation and offset, why bytes were left out);
-// which arguments alias; and the reads that will take the bytes the data budget admits.
+// flags and address space, __local sizes, images and samplers by kind (their extents and properties the
+// engine asks the driver: DriverQueries.h), NULL buffers; the sidecar's facts for each (memory-object ids,
+// sub-buffer origin, SVM allocation and offset, why bytes were left out); which arguments alias; and the
+// reads that will take the bytes the data budget admits.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -701,6 +701,19 @@ std::shared_ptr<PendingLaunch> CaptureEngine::describeLaunch(const cl_icd_dispat
       captureArguments(k, s.mirrors, facts.queue, facts.thread, dev.endianness, s.budget, shapeLimit);
   inst.kernelArguments = std::move(captured.arguments);
   facts.arguments = std::move(captured.facts);
+  // What bounds an image's pixel coordinates and how a sampler treats coordinates outside it: asked now,
+  // while the handles are the application's current arguments.
+  for (fmt::ArgumentFacts &af : facts.arguments) {
+    const ArgValue *value = af.index < k.args.size() ? &k.args[af.index] : nullptr;
+    if (!value || value->bytes.size() != sizeof(void *))
+      continue;
+    void *handle = nullptr;
+    std::memcpy(&handle, value->bytes.data(), sizeof handle);
+    if (af.kind == fmt::ArgumentKind::Image)
+      af.image = askImageFacts(d, static_cast<cl_mem>(handle));
+    else if (af.kind == fmt::ArgumentKind::Sampler)
+      af.sampler = askSamplerFacts(d, static_cast<cl_sampler>(handle));
+  }
   facts.aliases = std::move(captured.aliases);
   pending->reused = std::move(captured.reused);
 

@@ -2,6 +2,7 @@
 // kept as calls, every access located.
 #include "FrontendTestSupport.h"
 
+#include <algorithm>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 
@@ -197,4 +198,31 @@ TEST_CASE("the normalised module prints the same for the same input", "[frontend
   CHECK(first == second);
   CHECK(first.find("spir_kernel void @k(") != std::string::npos);
   CHECK(first.find("!DIFile(filename: \"kernels/k.cl\", directory: \".\")") != std::string::npos);
+}
+
+TEST_CASE("integer min and max become LLVM's min/max intrinsics; float and mixed operands stay calls",
+          "[frontend][normalize]") {
+  frontend::CompiledKernel kernel = compileAndNormalize(kernelRequest(
+      "kernel void k(global int *a, global uint4 *b, global float *c, global int4 *d, int n, uint m,\n"
+      "              global char *e, global ulong2 *f) {\n"
+      "  for (int x = max(0, n - 1); x < min(n + 2, 320); ++x) a[x] = 0;\n"
+      "  b[0] = max(b[1], b[2]);\n"
+      "  a[1] = (int)min(m, 7u);\n"
+      "  c[0] = min(c[1], c[2]);\n"
+      "  d[0] = min(d[1], n);\n"
+      "  e[0] = max(e[1], e[2]);\n" // OpenCL's char is signed
+      "  f[0] = min(f[1], f[2]);\n"
+      "}\n"));
+  std::vector<std::string> intrinsics;
+  for (const llvm::BasicBlock &block : kernel.entry())
+    for (const llvm::Instruction &inst : block)
+      if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+        if (const llvm::Function *callee = call->getCalledFunction(); callee && callee->isIntrinsic())
+          intrinsics.push_back(callee->getName().str());
+  std::sort(intrinsics.begin(), intrinsics.end());
+  CHECK(intrinsics == std::vector<std::string>{"llvm.smax.i32", "llvm.smax.i8", "llvm.smin.i32",
+                                               "llvm.umax.v4i32", "llvm.umin.i32", "llvm.umin.v2i64"});
+  std::vector<std::string> calls = calledFunctions(kernel.entry());
+  CHECK(std::count(calls.begin(), calls.end(), "_Z3minff") == 1);     // float: not an integer min
+  CHECK(std::count(calls.begin(), calls.end(), "_Z3minDv4_ii") == 1); // vector and scalar: left alone
 }

@@ -59,6 +59,31 @@ struct SvmFacts {
   std::uint64_t offset = 0;     ///< byte offset of the pointer in it
 };
 
+/// An image argument's extents (clGetImageInfo at the launch): what bounds its pixel coordinates. A dimension
+/// the image type does not have is 0.
+struct ImageFacts {
+  std::string type;            ///< image1d, image1d_buffer, image1d_array, image2d, image2d_array, image3d
+  std::uint64_t width = 0;     ///< CL_IMAGE_WIDTH
+  std::uint64_t height = 0;    ///< CL_IMAGE_HEIGHT (2D, 3D, 2D array)
+  std::uint64_t depth = 0;     ///< CL_IMAGE_DEPTH (3D)
+  std::uint64_t arraySize = 0; ///< CL_IMAGE_ARRAY_SIZE (1D and 2D arrays)
+};
+
+/// How a sampler treats coordinates outside the image (OpenCL 1.2 §6.12.14.1, Table 6.23).
+enum class SamplerAddressing { None, ClampToEdge, Clamp, Repeat, MirroredRepeat };
+const char *toString(SamplerAddressing a);
+std::optional<SamplerAddressing> parseSamplerAddressing(const std::string &s);
+enum class SamplerFilter { Nearest, Linear };
+const char *toString(SamplerFilter f);
+std::optional<SamplerFilter> parseSamplerFilter(const std::string &s);
+
+/// A sampler argument's properties (clGetSamplerInfo at the launch).
+struct SamplerFacts {
+  bool normalizedCoords = false;
+  SamplerAddressing addressing = SamplerAddressing::None;
+  SamplerFilter filter = SamplerFilter::Nearest;
+};
+
 struct ArgumentFacts {
   std::uint32_t index = 0;
   ArgumentKind kind = ArgumentKind::Unknown;
@@ -77,6 +102,8 @@ struct ArgumentFacts {
   /// blob path relative to the capture folder, like captures.json's `data`), for replay comparison.
   std::optional<std::string> dataAfter{};
   std::optional<std::string> dataAfterSkipped{}; ///< why a buffer the launch may write has no dataAfter
+  std::optional<ImageFacts> image{};             ///< an image argument's extents
+  std::optional<SamplerFacts> sampler{};         ///< a sampler argument's properties
 };
 
 /// One of the application's OpenCL calls behind a launch (docs/contract.md §3 host_api_calls), with

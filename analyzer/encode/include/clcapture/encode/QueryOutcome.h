@@ -53,6 +53,10 @@ struct BoundsWitness {
   std::uint64_t size = 0;   ///< bytes accessed
   std::uint64_t extent = 0; ///< the bytes of the argument's region (its buffer's, its local size, …)
   std::optional<std::array<std::uint64_t, 3>> localSize; ///< when the capture did not fix it
+  /// An image access outside its image: its coordinates (x, y, z or array index, as the kernel passed them)
+  /// and the image's extent in each; empty otherwise.
+  std::vector<std::int64_t> pixel;
+  std::vector<std::uint64_t> imageExtent;
 };
 
 struct QueryOutcome {

@@ -26,6 +26,9 @@ struct AccessSite {
   bool collective = false;       ///< made by the whole work-group together (async_work_group_copy)
   bool image = false;            ///< a pixel of an image: the offset packs its coordinates (PixelOffsets.h)
   unsigned imageCoordinates = 0; ///< image: how many coordinates the offset packs (0: the pixel is open)
+  /// image: why whether its coordinates stay inside the image is not known (a sampler the encoder cannot
+  /// follow, float coordinates a non-clamping sampler reads at); empty when they are checked or clamped.
+  std::string imageBoundsOpen;
   unsigned sizeBytes = 0;
   unsigned elementSize = 1; ///< for reporting an element index
   std::string object;       ///< the memory's name when the site always accesses one object, else ""

@@ -47,6 +47,12 @@ struct ArgumentFact {
   /// Buffer: the captured contents file (absolute path), when captured.
   std::optional<std::filesystem::path> data;
   std::string name; ///< the parameter's name, when known
+  /// Image: the bound of each integer coordinate the image has — x, then y (2D, 3D) or the array index (1D
+  /// array), then z or the array index (3D, 2D array) — from the sidecar's `image`; absent when not captured.
+  std::optional<std::vector<std::uint64_t>> imageExtent;
+  std::optional<format::ImageFacts> image; ///< Image: the sidecar's facts (type and extents) as captured
+  /// Sampler: its properties, from the sidecar's `sampler`; absent when not captured.
+  std::optional<format::SamplerFacts> sampler;
 };
 
 struct LaunchConfig {

@@ -112,6 +112,10 @@ struct Finding {
   /// Access mode: the flag of the buffer that forbids this access, CL_MEM_READ_ONLY (the access writes) or
   /// CL_MEM_WRITE_ONLY (it reads); `extent` is then the buffer's bytes.
   std::string accessMode;
+  /// Out of bounds on an image: the pixel's coordinates as the kernel passed them (x, y, z or array index)
+  /// and the image's extent in each (its width, height, depth or array size); empty otherwise.
+  std::vector<std::int64_t> pixel;
+  std::vector<std::uint64_t> imageExtent;
   /// Memory safety: the host call that created the buffer, when the capture recorded it (not part of the
   /// analysis: clcapture-verify adds it from the capture's host calls).
   std::optional<CreationSite> createdBy{};
@@ -208,6 +212,8 @@ std::string witnessValuesText(const Finding &f);
 
 /// "tmp[7]", "img[2][3]", "tmp" (no index), or "memory" when the array has no name.
 std::string describeElement(const Finding &f);
+/// An image finding's pixel as the kernel names it: "(64, 3)".
+std::string pixelText(const Finding &f);
 
 struct Summary {
   std::size_t verified = 0, defects = 0, unknown = 0, error = 0;
