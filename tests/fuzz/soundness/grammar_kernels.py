@@ -511,9 +511,35 @@ def phase_strided(kb):
     kb.emit([f"{dst}[g * {name}] = (int)g;"])
 
 
+def phase_window(kb):
+    """A sliding window bounded by OpenCL's integer min and max (FFmpeg's avgblur: `for (xx = max(0, x - rad);
+    xx < min(x + rad + 1, width); xx++)`), which the frontend makes LLVM's min/max intrinsics so that
+    ScalarEvolution folds the loop's trip count. Signed or unsigned; hazards: the window writes where its
+    neighbours' windows write too (a race when rad > 0), or its upper bound reaches one element past the
+    buffer (an out-of-bounds read MemCheck sees)."""
+    rng = kb.rng
+    n = kb.n
+    inp = kb.int_buffer("in", n, [rng.randint(-50, 50) for _ in range(n)], read_only=True, const=True)
+    rad = kb.scalar(kb.fresh("rad"), "int", rng.randint(0, 2))
+    kb.features.update({"loop", "min-max-window"})
+    end = "(int)n + 1" if kb.hazard("a window one element past the buffer") else "(int)n"
+    x = kb.fresh("x")
+    if rng.random() < 0.5:
+        head = f"for (int {x} = max(0, (int)g - {rad}); {x} < min((int)g + {rad} + 1, {end}); ++{x})"
+    else:
+        kb.features.add("unsigned-window")
+        head = (f"for (uint {x} = max(g, (uint){rad}) - (uint){rad}; "
+                f"{x} < min(g + (uint){rad} + 1u, (uint)({end})); ++{x})")
+    if kb.hazard("a window that writes its neighbours' elements"):
+        dst = kb.int_buffer(kb.fresh("window"), n + 1)
+        kb.emit([head, f"  {dst}[{x}] = (int)g;"])
+    else:
+        kb.emit([head, f"  acc += {inp}[{x}];"])
+
+
 PHASES_CL12 = [phase_own_write, phase_own_write, phase_local_exchange, phase_local_exchange, phase_reduction,
                phase_atomics_cl12, phase_flag, phase_vector, phase_bytes, phase_private, phase_loop,
-               phase_scatter, phase_strided]
+               phase_scatter, phase_strided, phase_window]
 
 
 def generate(rng, name):
