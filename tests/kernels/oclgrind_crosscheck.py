@@ -4,7 +4,8 @@
 usage: oclgrind_crosscheck.py CORPUS_DIR CLCAPTURE_VERIFY [KERNEL.cl ...]
 
 For every corpus kernel Oclgrind can run as captured (a local size, no global offset, every scalar given,
-no images), the same launch is simulated with `oclgrind-kernel --data-races` (a .sim generated from the
+every image with its extents and every sampler argument with its properties), the same launch is simulated
+with `oclgrind-kernel --data-races` (a .sim generated from the
 kernel's header: sizes, scalar values, captured buffer contents, distinct values 1, 2, … otherwise, except the
 elements a witness names — "with idx[14] = 1 and idx[15] = 1", contents the capture leaves open — which get
 the witness's values, so Oclgrind runs the launch the witness describes) and:
@@ -16,6 +17,10 @@ the witness's values, so Oclgrind runs the launch the witness describes) and:
   - for a kernel whose memory safety is checked (the default, or a --checks= naming bounds): an invalid access Oclgrind's
     MemCheck reports must not be missed (`verified`), and an out-of-bounds or null finding must be one
     MemCheck reports too.
+A kernel with images (which .sim files cannot hold) is launched through the OpenCL API instead, by
+oclgrind_image_launch.py under `oclgrind --data-races`, with the same sizes and contents. MemCheck does not
+check image coordinates: it sees a pixel outside the image only when its address leaves the image's storage
+(the corpus's image pairs are written so that it does).
 Oclgrind suppresses same-value write-write races by default, as clcapture-verify calls them benign.
 Prints one line per kernel and exits 1 on any disagreement.
 """
@@ -80,6 +85,8 @@ def sim_for(path, text, options, contents=None):
     glob = loc = None
     entry = None
     modes = {}
+    images = run_kernel.launch_of(text, opts)[3]
+    host_args = []  # the same launch for oclgrind_image_launch.py, used when it has images
     it = iter(opts)
     for o in it:
         if o.startswith("--global_size="):
@@ -100,6 +107,8 @@ def sim_for(path, text, options, contents=None):
         elif o == "--mem-flags":  # the buffer's CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY: .sim's ro / wo
             key, value = next(it).split("=", 1)
             modes[key] = " ro" if "CL_MEM_READ_ONLY" in value else " wo" if "CL_MEM_WRITE_ONLY" in value else ""
+        elif o in ("--image", "--sampler"):
+            next(it)  # read by launch_of above
     if loc is None:
         return None, "no local size"
     if header["alias"]:
@@ -108,8 +117,16 @@ def sim_for(path, text, options, contents=None):
     pad = lambda d: (d + [1, 1, 1])[:3]
     lines = [os.path.basename(path), entry, " ".join(map(str, pad(glob))), " ".join(map(str, pad(loc))), ""]
     for name, kind in params:
-        if kind in ("image", "sampler"):
-            return None, "images"
+        if kind == "image":
+            if name not in images.get("images", {}):
+                return None, f"image {name} without extents (--image)"
+            host_args.append({"kind": "image", **images["images"][name]})
+            continue
+        if kind == "sampler":
+            if name not in images.get("samplers", {}):
+                return None, f"sampler {name} without properties (--sampler)"
+            host_args.append({"kind": "sampler", **images["samplers"][name]})
+            continue
         if kind == "scalar":
             if name not in header["args"]:
                 return None, f"scalar {name} not given"
@@ -121,13 +138,16 @@ def sim_for(path, text, options, contents=None):
                 return None, f"scalar {name} of a type this script does not size"
             raw = int(value, 16).to_bytes(size, "little")
             lines.append(f"<size={len(raw)} uchar> " + " ".join(str(b) for b in raw))
+            host_args.append({"kind": "scalar", "raw": raw.hex()})
         elif kind == "local":
             size = int(header["sizes"].get(name, 4096))
             lines.append(f"<size={size}>")
+            host_args.append({"kind": "local", "bytes": size})
         else:
             if name in header["data"]:
                 ints = run_kernel.data_ints(header["data"][name])
                 lines.append(f"<size={4 * len(ints)} int{modes.get(name, '')}> " + " ".join(map(str, ints)))
+                host_args.append({"kind": "buffer", "bytes": 4 * len(ints), "ints": ints})
             else:
                 # Distinct values everywhere: with equal values Oclgrind would call every write-write race
                 # uniform and suppress it, where the capture leaves the contents open.
@@ -138,8 +158,14 @@ def sim_for(path, text, options, contents=None):
                         if index < len(ints):
                             ints[index] = value
                     lines.append(f"<size={size} int{modes.get(name, '')}> " + " ".join(map(str, ints)))
+                    host_args.append({"kind": "buffer", "bytes": size, "ints": ints})
                 else:
                     lines.append(f"<size={size} int range=1:1:{size // 4}{modes.get(name, '')}>")
+                    host_args.append({"kind": "buffer", "bytes": size, "ints": None})
+    if any(a["kind"] in ("image", "sampler") for a in host_args):
+        if modes:
+            return None, "images with buffer flags"
+        return {"entry": entry, "global": glob, "local": loc, "args": host_args}, expected
     return "\n".join(lines) + "\n", expected
 
 
@@ -157,17 +183,28 @@ def checks_bounds(text):
 
 def oclgrind_races(path, sim, bounds=False):
     """(races seen or None when Oclgrind cannot run the launch, its output). With `bounds` an invalid access
-    is MemCheck's finding (compared by the caller); without, it means the .sim is not the launch."""
+    is MemCheck's finding (compared by the caller); without, it means the .sim is not the launch. `sim` is a
+    .sim file's text, or the host launch spec of a kernel with images (oclgrind_image_launch.py)."""
     with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, os.path.basename(path)), "w", encoding="utf-8") as f:
+        source = os.path.join(d, os.path.basename(path))
+        with open(source, "w", encoding="utf-8") as f:
             with open(path, encoding="utf-8") as src:
                 f.write(src.read())
-        simfile = os.path.join(d, "launch.sim")
-        with open(simfile, "w", encoding="utf-8") as f:
-            f.write(sim)
-        r = subprocess.run(["oclgrind-kernel", "--data-races", "--max-errors", "4", simfile], cwd=d,
-                           capture_output=True, text=True, timeout=600)
+        if isinstance(sim, dict):
+            specfile = os.path.join(d, "launch.json")
+            with open(specfile, "w", encoding="utf-8") as f:
+                json.dump({"source": source, **sim}, f)
+            launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oclgrind_image_launch.py")
+            command = ["oclgrind", "--data-races", "--max-errors", "4", "/usr/bin/python3", launcher, specfile]
+        else:
+            simfile = os.path.join(d, "launch.sim")
+            with open(simfile, "w", encoding="utf-8") as f:
+                f.write(sim)
+            command = ["oclgrind-kernel", "--data-races", "--max-errors", "4", simfile]
+        r = subprocess.run(command, cwd=d, capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr
+    if isinstance(sim, dict) and "launched" not in r.stdout and not re.search(INVALID_ACCESS + "|data race", out):
+        return None, out
     cannot_run = r"(Error|error) (parsing|loading|building)|Invalid|[Ff]ailed to|FATAL ERROR"
     if re.search(cannot_run, re.sub(INVALID_ACCESS, "", out) if bounds else out) and "data race" not in out:
         return None, out

@@ -1,5 +1,5 @@
 //unknown
-//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16 --size out=4096
 //a possible out-of-bounds access at .*float image coordinates .*read through a sampler that does not clamp
 /* Float coordinates through a sampler without clamping (CLK_ADDRESS_NONE): whether they stay inside the
    image is a question of floating-point values the analysis does not follow, so not verified. */

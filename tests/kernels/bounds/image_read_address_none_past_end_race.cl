@@ -1,5 +1,5 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16 --image dst=image2d:16x16 --oclgrind-blind="Oclgrind reads a pixel outside the image as the border colour, silently, whatever the sampler (WorkItemBuiltins.cpp readNormalizedColor)"
 //error: out-of-bounds read on src at pixel \(16, \d+\)
 /* A blur in the style of FFmpeg's avgblur with a sampler that does not clamp (no CLK_ADDRESS_ mode is
    CLK_ADDRESS_NONE): the window reaches one pixel past the right edge. With CLK_ADDRESS_NONE the

@@ -1,5 +1,5 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=8,8 --global_size=16,16 --image in=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image in=image2d:16x16 --size out=4096 --oclgrind-blind="Oclgrind reads a pixel outside the image as the border colour, silently, whatever the sampler (WorkItemBuiltins.cpp readNormalizedColor)"
 //error: out-of-bounds read on in at pixel \(16, \d+\)
 /* A read without a sampler of the right neighbour: the last column reads x = 16, past the image. A
    samplerless read behaves as one with CLK_ADDRESS_NONE (OpenCL 1.2 §6.12.14.2), whose coordinates must

@@ -1,5 +1,5 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16 --sampler s=none
+//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16 --sampler s=none --size out=4096 --oclgrind-blind="Oclgrind reads a pixel outside the image as the border colour, silently, whatever the sampler (WorkItemBuiltins.cpp readNormalizedColor)"
 //error: out-of-bounds read on src at pixel \(\d+, 16\)
 /* The sampler is a kernel argument the host created with CL_ADDRESS_NONE (clGetSamplerInfo, in the
    capture's sidecar): the row below the image is read. */

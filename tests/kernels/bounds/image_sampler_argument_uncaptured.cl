@@ -1,5 +1,5 @@
 //unknown
-//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image src=image2d:16x16 --size out=4096
 //a possible out-of-bounds access at .*the sampler at .*whose addressing mode is not known
 /* A sampler argument the capture does not describe (a capture from before samplers were recorded): it may
    be CL_ADDRESS_NONE, so whether the row below the image is read is not known. Not verified. */

@@ -1,5 +1,5 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=8,8 --global_size=16,16 --image out=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image out=image2d:16x16 --size in=4096
 //error: out-of-bounds write on out at pixel \(-1, \d+\)
 /* A shift left by one pixel without a guard: the first column writes x = -1, before the image. */
 kernel void shift(write_only image2d_t out, global const float4 *in) {

@@ -1,5 +1,5 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=8,8 --global_size=16,16 --image out=image2d:15x16
+//--local_size=8,8 --global_size=16,16 --image out=image2d:15x16 --size in=4096
 //error: out-of-bounds write on out at pixel \(15, \d+\)
 /* The NDRange is one column wider than the image it fills: the last column's work-items write pixels
    past its width, which OpenCL 1.2 §6.12.14.3 leaves undefined (write_imagef: "if (x, y) coordinate

@@ -1,5 +1,5 @@
 //pass
-//--local_size=8,8 --global_size=16,16 --image out=image2d:16x16
+//--local_size=8,8 --global_size=16,16 --image out=image2d:16x16 --size in=4096
 /* The fixed twin of image_write_before_start_race: the first column is guarded off. */
 kernel void shift(write_only image2d_t out, global const float4 *in) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
