@@ -418,6 +418,7 @@ private:
     f.extent = w.extent;
     f.withinObject = w.beyondArray;
     f.pixel = w.pixel;
+    f.indexVariables = witnessValues(w.variables);
     f.imageExtent = w.imageExtent;
     auto element = static_cast<std::int64_t>(std::max(site.elementSize, 1u));
     if (!f.pixel.empty())

@@ -144,6 +144,12 @@ std::string resultToJson(const InstantiationResult &r) {
     if (!f.accessMode.empty())
       findings.back()["access_mode"] =
           f.accessMode; // written only where set: entries stay as small as before
+    if (!f.indexVariables.empty()) {
+      Json variables = Json::array();
+      for (const report::WitnessValue &v : f.indexVariables)
+        variables.push_back(Json::array({v.name, v.value}));
+      findings.back()["index_variables"] = std::move(variables);
+    }
     if (!f.pixel.empty()) {
       findings.back()["pixel"] = f.pixel;
       findings.back()["image_extent"] = f.imageExtent;
@@ -205,6 +211,12 @@ std::optional<InstantiationResult> resultFromJson(const std::string &text) {
       f.withinObject = jf.at("within_object").get<bool>();
       if (auto mode = jf.find("access_mode"); mode != jf.end() && mode->is_string())
         f.accessMode = mode->get<std::string>(); // absent from entries written before access modes
+      if (auto variables = jf.find("index_variables"); variables != jf.end())
+        for (const Json &v : *variables) {
+          if (!v.is_array() || v.size() != 2)
+            return std::nullopt;
+          f.indexVariables.push_back({v[0].get<std::string>(), v[1].get<std::string>()});
+        }
       if (auto pixel = jf.find("pixel"); pixel != jf.end()) {
         f.pixel = pixel->get<std::vector<std::int64_t>>();
         f.imageExtent = jf.at("image_extent").get<std::vector<std::uint64_t>>();

@@ -193,6 +193,7 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
   w.values = openValuesFromModel(s, s.sites[sites[chosen]].inst); // what A read on its way there
   w.localSize = localSizeFromModel(s);
   w.site = sites[chosen];
+  w.variables = indexVariablesFromModel(s, r);
   std::uint64_t object = modelValue(s.solver, r.pointer.object);
   std::uint64_t offset = modelValue(s.solver, r.pointer.offset);
   w.size = modelValue(s.solver, r.size);

@@ -130,6 +130,8 @@ format::Status ThreadEncoder::encodeImageAccess(llvm::CallBase &call, bool write
   if (write)
     noteSlicedValue(call, *call.getArgOperand(call.arg_size() - 1));
   unsigned id = m_s.siteFor(&call);
+  if (m_thread == 0 && m_s.options.memorySafety)
+    m_s.records[0][id].indexVariables = indexVariables({coordArg});
   AccessSite &site = m_s.sites[id];
   site.image = true;
   site.imageCoordinates = coordinateLanes;

@@ -624,6 +624,56 @@ void ThreadEncoder::recordAccess(llvm::Instruction &inst, const SymPointer &ptr,
     r.hasValue = true;
     r.value = *stored;
   }
+  if (m_thread == 0 && m_s.options.memorySafety) { // a bounds witness names them
+    std::vector<const llvm::Value *> roots;
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+      roots.push_back(load->getPointerOperand());
+    else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+      roots.push_back(store->getPointerOperand());
+    else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+      roots.push_back(rmw->getPointerOperand());
+    else if (auto *cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+      roots.push_back(cas->getPointerOperand());
+    else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+      // Pointer arguments, and the scalar offset of vload/vstore; not the values an atomic or a store writes.
+      llvm::Function *callee = call->getCalledFunction();
+      bool vector = callee && (callee->getName().contains("vload") || callee->getName().contains("vstore"));
+      for (const llvm::Use &arg : call->args())
+        if (arg->getType()->isPointerTy() || (vector && arg->getType()->isIntegerTy()))
+          roots.push_back(arg.get());
+    }
+    r.indexVariables = indexVariables(roots);
+  }
+}
+
+std::vector<std::pair<std::string, cvc5::Term>>
+ThreadEncoder::indexVariables(const std::vector<const llvm::Value *> &roots) {
+  std::vector<std::pair<std::string, cvc5::Term>> out;
+  std::set<const llvm::Value *> seen;
+  std::set<std::string> names;
+  std::vector<const llvm::Value *> todo(roots.rbegin(), roots.rend());
+  while (!todo.empty() && seen.size() < 64 && out.size() < 4) {
+    const llvm::Value *v = todo.back();
+    todo.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    if (const auto *phi = llvm::dyn_cast<llvm::PHINode>(v)) {
+      // mem2reg names a variable's PHI after it: `xx.0` for `xx`. Integers only (not a float accumulator).
+      std::string name = phi->getName().str().substr(0, phi->getName().find('.'));
+      if (phi->getType()->isIntegerTy() && !name.empty() && name != "retval" && name != "cleanup" &&
+          names.insert(name).second)
+        if (auto term = value(phi))
+          out.emplace_back(name, term->term);
+      continue;
+    }
+    const auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst || llvm::isa<llvm::LoadInst>(inst) ||
+        (llvm::isa<llvm::CallBase>(inst) && !llvm::isa<llvm::IntrinsicInst>(inst)))
+      continue; // reads and calls are named elsewhere (table reads, work-item ids)
+    for (const llvm::Use &operand : llvm::reverse(inst->operands()))
+      todo.push_back(operand.get());
+  }
+  return out;
 }
 
 SymValue ThreadEncoder::storedValue(llvm::Value &operand, const std::string &what) {

@@ -70,6 +70,9 @@ struct AccessRecord {
   /// as the built-in takes them). Empty for any other access.
   std::vector<cvc5::Term> pixel;
   Exactness pixelHow;
+  /// Work-item A's named variables its address (or pixel) depends on — loop counters and other variables
+  /// merged at a join, by their source names — for a bounds witness (EncodeMemory.cpp `indexVariables`).
+  std::vector<std::pair<std::string, cvc5::Term>> indexVariables;
 };
 
 /// One work-item's view of a work-group function call (barrier, async copy, wait, collective): whether it

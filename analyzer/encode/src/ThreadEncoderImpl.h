@@ -181,6 +181,10 @@ private:
 
   // --- images (EncodeImages.cpp) ---
   format::Status encodeImageAccess(llvm::CallBase &call, bool write);
+  /// The named variables (source names of PHI nodes: loop counters, variables assigned in branches) that
+  /// the values in `roots` are computed from, with their terms, at most four.
+  std::vector<std::pair<std::string, cvc5::Term>>
+  indexVariables(const std::vector<const llvm::Value *> &roots);
   /// get_image_width, _height, _depth, _array_size and _dim of an image whose extents the capture gives.
   std::optional<SymValue> imageQuery(llvm::CallBase &call, const std::string &name);
 

@@ -152,6 +152,21 @@ OpenValues openValuesFromModel(EncodingState &s, const llvm::Instruction *upTo) 
   return out;
 }
 
+OpenValues indexVariablesFromModel(EncodingState &s, const AccessRecord &r) {
+  static const std::map<unsigned, const char *> kSigned = {
+      {8, "char"}, {16, "short"}, {32, "int"}, {64, "long"}};
+  OpenValues out;
+  for (const auto &[name, term] : r.indexVariables) {
+    cvc5::Term v = s.solver.getValue(term);
+    if (!v.isBitVectorValue())
+      continue;
+    unsigned bits = v.getSort().getBitVectorSize();
+    llvm::APInt value(bits, v.getBitVectorValue(16), 16);
+    out.emplace_back(name, literalOf(value, kSigned.count(bits) ? kSigned.at(bits) : ""));
+  }
+  return out;
+}
+
 std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s) {
   if (!s.localSizeOpen)
     return std::nullopt;

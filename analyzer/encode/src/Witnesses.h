@@ -25,6 +25,9 @@ WorkItemIds idsFromModel(EncodingState &s, unsigned t);
 /// The values the current model gives the scalar arguments the capture does not give.
 /// `upTo`: a bounds witness, which names only what work-item A read before that access.
 OpenValues openValuesFromModel(EncodingState &s, const llvm::Instruction *upTo = nullptr);
+/// The values the current model gives the named variables an access's address depends on
+/// (AccessRecord::indexVariables), as signed integers of their width.
+OpenValues indexVariablesFromModel(EncodingState &s, const AccessRecord &r);
 
 /// The model's local size, when the capture left it open; nullopt otherwise.
 std::optional<std::array<std::uint64_t, 3>> localSizeFromModel(EncodingState &s);

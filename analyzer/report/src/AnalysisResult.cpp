@@ -133,16 +133,30 @@ std::string witnessValuesText(const Finding &f) {
   return s;
 }
 
+namespace {
+
+/// " where x = 16, y = 3": the named variables a memory-safety finding's address depends on.
+std::string indexVariablesText(const Finding &f) {
+  std::string s;
+  for (std::size_t i = 0; i < f.indexVariables.size(); ++i)
+    s += (i == 0 ? " where " : ", ") + f.indexVariables[i].name + " = " + f.indexVariables[i].value;
+  return s;
+}
+
+} // namespace
+
 std::string defaultMessage(const Finding &f) {
   if (f.kind == FindingKind::BarrierDivergence)
     return "barrier may be reached by non-uniform control flow" + witnessValuesText(f);
   std::string access = f.accesses[0].access ? toString(*f.accesses[0].access) : "access";
   if (f.kind == FindingKind::NullDereference)
-    return access + " through a null pointer" + witnessValuesText(f);
+    return access + " through a null pointer" + indexVariablesText(f) + witnessValuesText(f);
   if (f.kind == FindingKind::OutOfBounds && !f.pixel.empty())
-    return "out-of-bounds " + access + " on " + f.array + " at pixel " + pixelText(f) + witnessValuesText(f);
+    return "out-of-bounds " + access + " on " + f.array + " at pixel " + pixelText(f) +
+           indexVariablesText(f) + witnessValuesText(f);
   if (f.kind == FindingKind::OutOfBounds)
-    return "out-of-bounds " + access + " on " + describeElement(f) + witnessValuesText(f);
+    return "out-of-bounds " + access + " on " + describeElement(f) + indexVariablesText(f) +
+           witnessValuesText(f);
   if (f.kind == FindingKind::AccessMode)
     return access + " of " + describeElement(f) + " in a " + f.accessMode + " buffer" + witnessValuesText(f);
   std::string conflict = toString(f.conflict);
@@ -172,9 +186,11 @@ bool findingLess(const Finding &a, const Finding &b) {
   if (accessKey(a.accesses[1]) != accessKey(b.accesses[1]))
     return accessKey(a.accesses[1]) < accessKey(b.accesses[1]);
   return std::tie(a.array, a.index, a.bytes, a.conflict, a.benign, a.memory, a.offset, a.size, a.extent,
-                  a.withinObject, a.accessMode, a.pixel, a.imageExtent, a.values, a.localSize, a.message) <
-         std::tie(b.array, b.index, b.bytes, b.conflict, b.benign, b.memory, b.offset, b.size, b.extent,
-                  b.withinObject, b.accessMode, b.pixel, b.imageExtent, b.values, b.localSize, b.message);
+                  a.withinObject, a.accessMode, a.pixel, a.imageExtent, a.indexVariables, a.values,
+                  a.localSize, a.message) < std::tie(b.array, b.index, b.bytes, b.conflict, b.benign,
+                                                     b.memory, b.offset, b.size, b.extent, b.withinObject,
+                                                     b.accessMode, b.pixel, b.imageExtent, b.indexVariables,
+                                                     b.values, b.localSize, b.message);
 }
 
 } // namespace

@@ -111,6 +111,12 @@ void addMemorySafetyFacts(const Finding &f, nlohmann::ordered_json &into) {
   into["memory"] = format::toString(f.memory);
   if (!f.array.empty())
     into["array"] = f.array;
+  if (!f.indexVariables.empty()) {
+    Json variables = Json::object();
+    for (const WitnessValue &v : f.indexVariables)
+      variables[v.name] = v.value;
+    into["index_variables"] = std::move(variables);
+  }
   if (!f.pixel.empty()) { // an image: its pixel's coordinates against its extents, not bytes
     into["pixel"] = f.pixel;
     into["image_extent"] = f.imageExtent;

@@ -57,6 +57,7 @@ struct BoundsWitness {
   /// and the image's extent in each; empty otherwise.
   std::vector<std::int64_t> pixel;
   std::vector<std::uint64_t> imageExtent;
+  OpenValues variables; ///< the named variables its address depends on (loop counters …) and their values
 };
 
 struct QueryOutcome {

@@ -116,6 +116,9 @@ struct Finding {
   /// and the image's extent in each (its width, height, depth or array size); empty otherwise.
   std::vector<std::int64_t> pixel;
   std::vector<std::uint64_t> imageExtent;
+  /// Memory safety: the named variables the access's address depends on (loop counters, variables set in
+  /// branches) and their values in the witness; the message names them ("where xx = 16").
+  std::vector<WitnessValue> indexVariables;
   /// Memory safety: the host call that created the buffer, when the capture recorded it (not part of the
   /// analysis: clcapture-verify adds it from the capture's host calls).
   std::optional<CreationSite> createdBy{};
