@@ -86,8 +86,9 @@ format::Status ThreadEncoder::visitAllocaInst(llvm::AllocaInst &inst) {
     m_privateBytes[kPrivateObject + m_nextPrivate - 1] = bytes;
     // The same numbering for both work-items: one region for the bounds query, named as the source does.
     m_s.objectRegions[kPrivateObject + m_nextPrivate - 1] = {{0, bytes}};
-    if (inst.hasName())
-      m_s.objectNames.emplace(kPrivateObject + m_nextPrivate - 1, inst.getName().str());
+    if (inst.hasName()) // `s`, or `s.i` once inlined (LLVM's suffix): a source name has no '.'
+      m_s.objectNames.emplace(kPrivateObject + m_nextPrivate - 1,
+                              inst.getName().str().substr(0, inst.getName().find('.')));
   }
   p.offset = m_tf.constant(64, 0);
   m_pointers[alloca] = p;

@@ -73,7 +73,7 @@ std::string memorySafetyDetail(const Finding &f) {
   s += ": ";
   auto extent = static_cast<std::int64_t>(f.extent);
   if (f.withinObject)
-    return s + "an index past the end of an array inside it";
+    return s + "an index outside an array inside it"; // past its end or before its start
   if (f.offset < 0)
     return s + std::to_string(-f.offset) + " byte" + (f.offset == -1 ? "" : "s") + " before the start";
   std::int64_t past = last + 1 - extent;
