@@ -6,11 +6,13 @@
  * once and waits for it (clFinish). Run bare on any OpenCL driver (PoCL, Oclgrind's ICD), or under
  * `clcapture`, which records each launch as it happens.
  *
- * usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]
+ * usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY] [--extra-options OPTIONS]
  *   --first I         skip the launches before position I (the driver resumes after a launch that crashed)
  *   --only NAME       run only the launch of kernel NAME
  *   --source-key KEY  build each launch from its KEY file when it has one ("oracle_source": the kernel as
  *                     Oclgrind runs it), else from "source"
+ *   --extra-options OPTIONS  appended to every launch's build options (the fuzzer's oracle run passes
+ *                     -cl-opt-disable: an optimising build drops dead reads, which the analysis still judges)
  *
  * stdout: "build NAME" before building, "start NAME" before enqueueing and "done NAME" after each launch
  * (flushed), so that a driver whose host died knows which launch it died in. A launch that cannot be built or
@@ -281,7 +283,8 @@ static unsigned char *initialContents(const Json *arg, size_t bytes) {
 /* ---- one launch */
 
 typedef struct {
-  const char *sourceKey; /* the launch's key naming its source file, "source" unless --source-key */
+  const char *sourceKey;    /* the launch's key naming its source file, "source" unless --source-key */
+  const char *extraOptions; /* --extra-options, appended to each launch's build options ("" without) */
   cl_context context;
   cl_device_id device;
   cl_command_queue queue;
@@ -336,8 +339,13 @@ static int runLaunch(const Runtime *rt, const Json *launch) {
   cl_kernel kernel = NULL;
   size_t argCount = 0;
   cl_mem *buffers = NULL;
-  const char *options = stringMember(launch, "build_options", "");
+  const char *own = stringMember(launch, "build_options", "");
+  char *options = malloc(strlen(own) + strlen(rt->extraOptions) + 2);
+  if (!options)
+    die("out of memory");
+  sprintf(options, "%s%s%s", own, *own && *rt->extraOptions ? " " : "", rt->extraOptions);
   err = clBuildProgram(program, 1, &rt->device, options, NULL, NULL);
+  free(options);
   if (err != CL_SUCCESS) {
     size_t logSize = 0;
     clGetProgramBuildInfo(program, rt->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &logSize);
@@ -443,7 +451,7 @@ done:
 }
 
 int main(int argc, char **argv) {
-  const char *manifestPath = NULL, *only = NULL, *sourceKey = "source";
+  const char *manifestPath = NULL, *only = NULL, *sourceKey = "source", *extraOptions = "";
   size_t first = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--first") && i + 1 < argc)
@@ -452,13 +460,17 @@ int main(int argc, char **argv) {
       only = argv[++i];
     else if (!strcmp(argv[i], "--source-key") && i + 1 < argc)
       sourceKey = argv[++i];
+    else if (!strcmp(argv[i], "--extra-options") && i + 1 < argc)
+      extraOptions = argv[++i];
     else if (!manifestPath && argv[i][0] != '-')
       manifestPath = argv[i];
     else
-      die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]");
+      die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY] [--extra-options "
+          "OPTIONS]");
   }
   if (!manifestPath)
-    die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY]");
+    die("usage: fuzz_host MANIFEST.json [--first I] [--only NAME] [--source-key KEY] [--extra-options "
+        "OPTIONS]");
   char *text = readFile(manifestPath, NULL);
   if (!text)
     die("cannot read %s", manifestPath);
@@ -481,6 +493,7 @@ int main(int argc, char **argv) {
   Runtime rt = {0};
   rt.folder = folder;
   rt.sourceKey = sourceKey;
+  rt.extraOptions = extraOptions;
   cl_platform_id platform;
   cl_uint platforms = 0;
   if (clGetPlatformIDs(1, &platform, &platforms) != CL_SUCCESS || platforms == 0)
