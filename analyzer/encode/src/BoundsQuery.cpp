@@ -95,7 +95,8 @@ std::optional<std::pair<cvc5::Term, Exactness>> imageOutside(EncodingState &s, c
     return std::nullopt; // clamped by its sampler
   cvc5::Term bad = tf.boolean(false);
   bool asked = false;
-  for (const auto &[object, extent] : s.imageExtents) {
+  for (const auto &[object, image] : s.images) {
+    std::vector<std::uint64_t> extent = model::imageCoordinateBounds(image);
     if (r.pointer.object.isBitVectorValue() && std::stoull(r.pointer.object.getBitVectorValue(10)) != object)
       continue;
     cvc5::Term out = tf.boolean(open);
@@ -207,8 +208,8 @@ void describeBounds(EncodingState &s, const std::vector<unsigned> &sites,
   w.offset = offset;
   if (auto named = s.objectNames.find(object); named != s.objectNames.end())
     w.object = named->second;
-  if (auto image = s.imageExtents.find(object); image != s.imageExtents.end() && !r.pixel.empty()) {
-    w.imageExtent = image->second;
+  if (auto image = s.images.find(object); image != s.images.end() && !r.pixel.empty()) {
+    w.imageExtent = model::imageCoordinateBounds(image->second);
     for (const cvc5::Term &c : r.pixel) { // as the kernel's int coordinates: signed
       unsigned bits = c.getSort().getBitVectorSize();
       std::uint64_t v = modelValue(s.solver, c);

@@ -183,10 +183,9 @@ struct EncodingState {
   /// here is not checked (its size is not known).
   std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> objectRegions;
   std::set<std::string> unsizedObjects; ///< the names of the memory arguments whose size is not known
-  /// Image arguments whose extents the capture gives: object → the bound of each integer coordinate (x, then
-  /// y or the array index, then z or the array index), for the bounds query (docs/semantics.md row 37i).
-  std::map<std::uint64_t, std::vector<std::uint64_t>> imageExtents;
-  std::map<std::uint64_t, format::ImageFacts> images; ///< the same images' captured type and extents
+  /// Image arguments whose extents the capture gives: object → their type and extents, for the bounds query
+  /// (model::imageCoordinateBounds, docs/semantics.md row 37i) and the image queries.
+  std::map<std::uint64_t, format::ImageFacts> images;
   /// Sampler arguments whose properties the capture gives: the argument → its properties.
   std::map<const llvm::Value *, format::SamplerFacts> samplers;
   /// Memory objects every buffer argument on which the host made CL_MEM_READ_ONLY (a write to them is

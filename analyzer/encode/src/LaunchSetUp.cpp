@@ -229,9 +229,8 @@ void setUpSharedValues(EncodingState &s) {
         s.samplers[&arg] = *fact->sampler;
       if (sized)
         s.objectRegions[object].push_back({origin, *fact->size});
-      else if (fact && fact->kind == model::ArgumentFact::Kind::Image && fact->imageExtent)
-        s.imageExtents[object] = *fact->imageExtent, // its pixels, not bytes: checked by coordinates
-            s.images[object] = *fact->image;
+      else if (fact && fact->kind == model::ArgumentFact::Kind::Image && fact->image)
+        s.images[object] = *fact->image; // its pixels, not bytes: checked by coordinates
       else if (p.space != MemorySpace::Private &&
                !(fact && fact->kind == model::ArgumentFact::Kind::Sampler)) {
         unsized.insert(object);

@@ -12,26 +12,6 @@ namespace clcapture::model {
 
 namespace fmt = clcapture::format;
 
-namespace {
-
-/// The bound of each integer coordinate of an image of this type (OpenCL 1.2 §6.12.14.2-3: x; x, y; x and
-/// the array index; x, y, z; x, y and the array index). Empty for a type the sidecar cannot name.
-std::vector<std::uint64_t> imageExtent(const fmt::ImageFacts &image) {
-  if (image.type == "image1d" || image.type == "image1d_buffer")
-    return {image.width};
-  if (image.type == "image1d_array")
-    return {image.width, image.arraySize};
-  if (image.type == "image2d")
-    return {image.width, image.height};
-  if (image.type == "image2d_array")
-    return {image.width, image.height, image.arraySize};
-  if (image.type == "image3d")
-    return {image.width, image.height, image.depth};
-  return {};
-}
-
-} // namespace
-
 fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, const fmt::LaunchFacts *facts,
                                              const std::filesystem::path &captureDir) {
   LaunchConfig c;
@@ -108,10 +88,8 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
         }
       } else if (std::holds_alternative<fmt::ImageArgument>(arg)) {
         a.kind = ArgumentFact::Kind::Image;
-        if (std::vector<std::uint64_t> extent =
-                af && af->image ? imageExtent(*af->image) : std::vector<std::uint64_t>{};
-            !extent.empty())
-          a.imageExtent = std::move(extent), a.image = *af->image;
+        if (af && af->image && !imageCoordinateBounds(*af->image).empty())
+          a.image = *af->image;
       } else {
         a.kind = ArgumentFact::Kind::Sampler;
         if (af && af->sampler)
@@ -139,6 +117,20 @@ fmt::Expected<LaunchConfig> makeLaunchConfig(const fmt::Instantiation &inst, con
         }
     }
   return c;
+}
+
+std::vector<std::uint64_t> imageCoordinateBounds(const fmt::ImageFacts &image) {
+  if (image.type == "image1d" || image.type == "image1d_buffer")
+    return {image.width};
+  if (image.type == "image1d_array")
+    return {image.width, image.arraySize};
+  if (image.type == "image2d")
+    return {image.width, image.height};
+  if (image.type == "image2d_array")
+    return {image.width, image.height, image.arraySize};
+  if (image.type == "image3d")
+    return {image.width, image.height, image.depth};
+  return {};
 }
 
 std::optional<std::string> addCandidates(LaunchConfig &launch,

@@ -47,13 +47,16 @@ struct ArgumentFact {
   /// Buffer: the captured contents file (absolute path), when captured.
   std::optional<std::filesystem::path> data;
   std::string name; ///< the parameter's name, when known
-  /// Image: the bound of each integer coordinate the image has — x, then y (2D, 3D) or the array index (1D
-  /// array), then z or the array index (3D, 2D array) — from the sidecar's `image`; absent when not captured.
-  std::optional<std::vector<std::uint64_t>> imageExtent;
-  std::optional<format::ImageFacts> image; ///< Image: the sidecar's facts (type and extents) as captured
+  /// Image: the sidecar's facts (type and extents, imageCoordinateBounds); absent when not captured.
+  std::optional<format::ImageFacts> image;
   /// Sampler: its properties, from the sidecar's `sampler`; absent when not captured.
   std::optional<format::SamplerFacts> sampler;
 };
+
+/// The bound of each integer coordinate of an image of this type (OpenCL 1.2 §6.12.14.2-3): x; then y (2D,
+/// 3D) or the array index (1D array); then z (3D) or the array index (2D array). Empty for a type the sidecar
+/// cannot name.
+std::vector<std::uint64_t> imageCoordinateBounds(const format::ImageFacts &image);
 
 struct LaunchConfig {
   unsigned workDim = 1;
