@@ -2,6 +2,7 @@
 option(CLCAPTURE_BUILD_TESTS "Build the test suite" ON)
 option(CLCAPTURE_BUILD_ANALYZER "Build what needs Clang/LLVM 16 and CVC5 (the analyzer and its toolchain tests)" ON)
 option(CLCAPTURE_BUILD_BUGREPORT "Build the bug-report tools (bugreport/: pack, replay, export; need libarchive and the OpenCL loader)" ON)
+option(CLCAPTURE_BUILD_DEBUGGER "Build clcapture-debug (debugger/: needs Oclgrind's library and LLVM 14's headers, and the bug-report tools)" ON)
 option(CLCAPTURE_WERROR "Treat compiler warnings as errors (CI sets this)" OFF)
 option(CLCAPTURE_FUZZ "Build the libFuzzer targets with clang (a separate sub-build when the main compiler is not clang)" ON)
 

@@ -15,6 +15,9 @@ packages=(
   nlohmann-json3-dev libspdlog-dev catch2 libcli11-dev libxxhash-dev libdw-dev
   # bug reports: clcapture pack archives (bugreport/)
   libarchive-dev
+  # debugger/: Oclgrind's interpreter as a library (built on LLVM 14, whose headers it includes), and GNU
+  # Readline for the terminal (the line editor liboclgrind itself loads)
+  liboclgrind-dev llvm-14-dev libreadline-dev
   # tests/house: functions and their lengths (architecture.py), the format check (format_check.sh)
   universal-ctags clang-format-16
   # test helpers (Debian's python, not PyPI); creduce reduces the soundness fuzzer's reproducers

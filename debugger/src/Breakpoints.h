@@ -1,0 +1,54 @@
+//===- Breakpoints.h - Where the launch must stop, and when -*- C++ -*-===//
+//
+// gdb's breakpoints on a captured kernel: a location (FILE:LINE, LINE in the kernel file, or a function's
+// first line past its prologue), an optional condition evaluated in the work-item that reaches it,
+// temporary ones (tbreak) deleted at their first stop, a hit count.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ExpressionParser.h"
+#include "SourceLocation.h"
+#include "clcapture/format/Expected.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace clcapture::debug {
+
+struct Breakpoint {
+  int number = 0;
+  std::string file; ///< "" for the kernel file
+  unsigned line = 0;
+  std::string function; ///< set when given as `break FUNCTION`
+  std::string conditionText;
+  std::unique_ptr<Expr> condition;
+  bool temporary = false;
+  unsigned hits = 0;
+};
+
+class Breakpoints {
+public:
+  /// Parses `LOCATION [if CONDITION]` against the program (`kernelFile`: the kernel file's name as shown) and
+  /// adds the breakpoint; fails with the reason (no such line, function or file, a malformed condition).
+  format::Expected<const Breakpoint *> add(const std::string &spec, bool temporary,
+                                           const llvm::Module &module, const std::string &kernelFile);
+  /// Deletes breakpoint `number`; false when there is none.
+  bool remove(int number);
+  void clear() { m_list.clear(); }
+  const std::vector<Breakpoint> &all() const { return m_list; }
+  std::vector<Breakpoint> &all() { return m_list; }
+  /// The breakpoints at `where`, in number order.
+  std::vector<Breakpoint *> at(const SourceLocation &where);
+
+private:
+  std::vector<Breakpoint> m_list;
+  int m_next = 1;
+};
+
+} // namespace clcapture::debug

@@ -1,0 +1,1004 @@
+//===- DebugSession.cpp - gdb's commands on one captured launch ---------------===//
+#include "DebugSession.h"
+
+#include "ExpressionEvaluator.h"
+#include "WorkItemView.h"
+#include "clcapture/format/CaptureBlobs.h"
+#include "clcapture/replay/BufferComparison.h"
+
+#include <Context.h>
+#include <KernelInvocation.h>
+#include <WorkGroup.h>
+#include <WorkItem.h>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instruction.h>
+#include <llvm/IR/Module.h>
+#include <sstream>
+#include <stack>
+
+namespace clcapture::debug {
+
+namespace {
+
+const char *const kPrompt = "(clcapture-debug) ";
+
+std::string trim(const std::string &s) {
+  std::size_t b = s.find_first_not_of(" \t");
+  std::size_t e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::optional<std::uint64_t> number(const std::string &text) {
+  std::string t = trim(text);
+  if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0])))
+    return std::nullopt;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(t.c_str(), &end, 0);
+  if (*end != '\0')
+    return std::nullopt;
+  return static_cast<std::uint64_t>(v);
+}
+
+std::vector<std::string> words(const std::string &text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;)
+    out.push_back(w);
+  return out;
+}
+
+// "/x expr" → format x, "expr"; an unknown letter fails.
+bool splitFormat(const std::string &arguments, NumberFormat &format, std::string &rest, std::string &count) {
+  format = NumberFormat::Natural;
+  rest = trim(arguments);
+  if (rest.empty() || rest[0] != '/')
+    return true;
+  std::size_t end = rest.find_first_of(" \t");
+  std::string spec = rest.substr(1, end == std::string::npos ? std::string::npos : end - 1);
+  rest = end == std::string::npos ? std::string() : trim(rest.substr(end));
+  std::size_t digits = 0;
+  while (digits < spec.size() && std::isdigit(static_cast<unsigned char>(spec[digits])))
+    ++digits;
+  count = spec.substr(0, digits);
+  for (char c : spec.substr(digits)) {
+    auto f = numberFormat(c);
+    if (!f && c != 'w' && c != 'g' && c != 'b' && c != 'h')
+      return false;
+    if (f)
+      format = *f;
+  }
+  return true;
+}
+
+} // namespace
+
+DebugSession::DebugSession(const CapturedLaunch &launch, InterpreterLaunch &interpreter, CommandInput &input,
+                           std::ostream &out)
+    : m_launch(launch), m_interpreter(interpreter), m_input(input), m_out(out) {
+  m_kernelFile = launch.plan.kernelFile.filename().string();
+  m_commands = {
+      {"help", {"h"}, &DebugSession::cmdHelp, "help [COMMAND]: the commands, or one command's use"},
+      {"break",
+       {"b", "br"},
+       &DebugSession::cmdBreak,
+       "break LINE | FILE:LINE | FUNCTION [if CONDITION]: stop any work-item that reaches it (and makes the "
+       "condition true)"},
+      {"tbreak",
+       {},
+       &DebugSession::cmdTbreak,
+       "tbreak LOCATION [if CONDITION]: a breakpoint deleted at its first stop"},
+      {"delete", {"d"}, &DebugSession::cmdDelete, "delete [N...]: delete breakpoints (all without a number)"},
+      {"info",
+       {"i"},
+       &DebugSession::cmdInfo,
+       "info breakpoints | locals | args | workitems | launch: what there is to know"},
+      {"run", {"r"}, &DebugSession::cmdRun, "run: start the launch, or run it to its end without stopping"},
+      {"continue", {"c", "cont"}, &DebugSession::cmdContinue, "continue: run until a breakpoint or the end"},
+      {"step",
+       {"s"},
+       &DebugSession::cmdStep,
+       "step [N]: the focused work-item to its next line, into helpers"},
+      {"next",
+       {"n"},
+       &DebugSession::cmdNext,
+       "next [N]: the focused work-item to its next line, over helper calls"},
+      {"finish",
+       {"fin"},
+       &DebugSession::cmdFinish,
+       "finish: the focused work-item out of the helper it is in"},
+      {"until", {"u"}, &DebugSession::cmdUntil, "until LINE: the focused work-item to LINE of its function"},
+      {"workitem",
+       {"wi"},
+       &DebugSession::cmdWorkitem,
+       "workitem X [Y [Z]]: focus the work-item with this global id"},
+      {"workgroup",
+       {"wg"},
+       &DebugSession::cmdWorkgroup,
+       "workgroup X [Y [Z]]: focus the work-item of this group with the focused local id"},
+      {"print",
+       {"p", "inspect"},
+       &DebugSession::cmdPrint,
+       "print[/x|/d|/o|/t|/c] EXPR: a value of the focused work-item (private, local, global)"},
+      {"set",
+       {},
+       &DebugSession::cmdSet,
+       "set var NAME = EXPR: change a variable or memory of the focused work-item"},
+      {"backtrace", {"bt", "where"}, &DebugSession::cmdBacktrace, "backtrace: the focused work-item's calls"},
+      {"list", {"l"}, &DebugSession::cmdList, "list [LINE | FIRST,LAST]: source lines"},
+      {"x",
+       {},
+       &DebugSession::cmdExamine,
+       "x/N[F] EXPR: N elements from the pointer EXPR (an argument's name gives its buffer; + counts "
+       "elements)"},
+      {"compare",
+       {},
+       &DebugSession::cmdCompare,
+       "compare: after the launch, its buffers against the bytes the capture recorded after it "
+       "(--data-after)"},
+      {"quit", {"q", "exit"}, &DebugSession::cmdQuit, "quit: end the session"},
+  };
+}
+
+void DebugSession::fail(const std::string &message) {
+  m_out << "error: " << message << '\n';
+  m_failed = true;
+}
+
+void DebugSession::endSession() {
+  m_out.flush();
+  std::fflush(stdout);
+  std::_Exit(m_failed && !m_input.interactive() ? 1 : 0);
+}
+
+std::string DebugSession::idText(oclgrind::Size3 id) const {
+  std::size_t dims = m_launch.plan.globalSize.size();
+  std::string text = "(" + std::to_string(id.x);
+  if (dims > 1)
+    text += ", " + std::to_string(id.y);
+  if (dims > 2)
+    text += ", " + std::to_string(id.z);
+  return text + ")";
+}
+
+std::string DebugSession::fileShown(const std::string &file) const {
+  return file.empty() ? m_kernelFile : file;
+}
+
+const std::vector<std::string> *DebugSession::sourceLines(const std::string &file) {
+  auto it = m_sources.find(file);
+  if (it != m_sources.end())
+    return &it->second;
+  std::vector<std::string> lines;
+  std::string text;
+  if (file.empty()) {
+    text = m_launch.source;
+  } else {
+    std::ifstream in(m_launch.plan.kernelFile.parent_path() / file, std::ios::binary);
+    if (!in)
+      return nullptr;
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return &m_sources.emplace(file, std::move(lines)).first->second;
+}
+
+void DebugSession::printSourceLine(const SourceLocation &where) {
+  const std::vector<std::string> *lines = sourceLines(where.file);
+  if (!lines || where.line == 0 || where.line > lines->size()) {
+    m_out << where.line << "\tin " << fileShown(where.file) << '\n';
+    return;
+  }
+  m_out << where.line << '\t' << (*lines)[where.line - 1] << '\n';
+  m_listNext = where.line + 1;
+}
+
+std::unique_ptr<WorkItemView> DebugSession::focusView() const {
+  if (m_phase != Phase::Paused || !m_monitor || !m_monitor->invocation())
+    return nullptr;
+  const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
+  if (!item || !(item->getGlobalID() == m_focus))
+    return nullptr;
+  return std::make_unique<WorkItemView>(m_interpreter.context(), *item, m_monitor->nextOf(item),
+                                        m_monitor->traceOf(item));
+}
+
+void DebugSession::describeStop(const Stop &stop) {
+  const oclgrind::WorkItem &item = *stop.item;
+  std::string who = "work-item " + idText(item.getGlobalID());
+  switch (stop.kind) {
+  case StopKind::Breakpoint:
+    m_out << "\nBreakpoint " << stop.breakpoint << ", " << who << " at " << fileShown(stop.where.file) << ':'
+          << stop.where.line << '\n';
+    break;
+  case StopKind::Barrier:
+    m_out << who << " waits at the barrier on line " << stop.where.line
+          << " (the others of its group run to it)\n";
+    return;
+  case StopKind::WorkItemFinished:
+    m_out << who << " has finished\n";
+    return;
+  case StopKind::Error:
+    m_out << "Oclgrind reported an error in " << who << " at " << fileShown(stop.where.file) << ':'
+          << stop.where.line << ":\n  " << stop.message << '\n';
+    break;
+  case StopKind::Step:
+    if (stop.where.function != m_lastFunction && stop.where.function)
+      m_out << stop.where.function->getName().str() << " () at " << fileShown(stop.where.file) << ':'
+            << stop.where.line << '\n';
+    break;
+  }
+  m_lastFunction = stop.where.function;
+  printSourceLine(stop.where);
+}
+
+RunRequest DebugSession::stopped(const Stop &stop) {
+  m_phase = Phase::Paused;
+  m_stop = &stop;
+  m_focus = stop.item->getGlobalID();
+  if (m_repeat > 0 && stop.kind == StopKind::Step) {
+    --m_repeat;
+    return m_repeatRequest;
+  }
+  m_repeat = 0;
+  describeStop(stop);
+  if (stop.kind == StopKind::Breakpoint)
+    for (auto &b : m_breakpoints.all())
+      if (b.number == stop.breakpoint && b.temporary) {
+        m_out << "(temporary breakpoint " << b.number << " deleted)\n";
+        m_breakpoints.remove(b.number);
+        break;
+      }
+  Outcome outcome = commandLoop();
+  m_stop = nullptr;
+  if (outcome.quit)
+    endSession();
+  return *outcome.resume;
+}
+
+std::optional<int> DebugSession::breakpointAt(const oclgrind::WorkItem &item, const llvm::Instruction &next,
+                                              const SourceLocation &where) {
+  for (Breakpoint *b : m_breakpoints.at(where)) {
+    if (b->condition) {
+      WorkItemView view(m_interpreter.context(), item, &next,
+                        m_monitor ? m_monitor->traceOf(&item) : nullptr);
+      ExpressionEvaluator evaluator(view);
+      auto value = evaluator.evaluate(*b->condition);
+      auto truth = value ? evaluator.truth(*value) : format::Expected<bool>(format::fail(value.error()));
+      if (!truth) {
+        // gdb stops where a condition cannot be evaluated, and says why.
+        m_out << "error in the condition of breakpoint " << b->number << " (" << b->conditionText
+              << "): " << truth.error() << '\n';
+      } else if (!*truth) {
+        continue;
+      }
+    }
+    ++b->hits;
+    return b->number;
+  }
+  return std::nullopt;
+}
+
+int DebugSession::run() {
+  m_out << "clcapture-debug: launch " << m_launch.plan.index << " of " << m_launch.input.given.string()
+        << ": " << m_launch.plan.entryPoint << " over ";
+  for (std::size_t d = 0; d < m_launch.plan.globalSize.size(); ++d)
+    m_out << (d ? " × " : "") << m_launch.plan.globalSize[d];
+  m_out << " work-items in Oclgrind's interpreter\n";
+  for (const std::string &note : m_launch.plan.notes)
+    m_out << "note: " << note << '\n';
+  Outcome first = commandLoop();
+  if (first.quit)
+    endSession();
+  ExecutionMonitor monitor(&m_interpreter.context(), *this, *first.resume, m_focus);
+  m_monitor = &monitor;
+  m_interpreter.run(monitor);
+  m_monitor = nullptr;
+  m_phase = Phase::Finished;
+  m_out << "[launch " << m_launch.plan.index << " finished: every work-item ran to its end]\n";
+  Outcome after = commandLoop();
+  (void)after;
+  m_out.flush();
+  return m_failed && !m_input.interactive() ? 1 : 0;
+}
+
+DebugSession::Outcome DebugSession::commandLoop() {
+  while (true) {
+    auto line = m_input.next(kPrompt);
+    if (!line)
+      return Outcome{std::nullopt, true};
+    std::string text = trim(*line);
+    if (text.empty()) {
+      if (!m_input.interactive() || m_lastCommand.empty())
+        continue;
+      text = m_lastCommand;
+    } else if (m_input.interactive()) {
+      m_lastCommand = text;
+    }
+    if (text[0] == '#')
+      continue;
+    Outcome outcome = execute(text);
+    m_out.flush();
+    if (outcome.quit || outcome.resume)
+      return outcome;
+  }
+}
+
+const DebugSession::Command *DebugSession::lookup(const std::string &word, std::string &why) const {
+  for (const Command &c : m_commands) {
+    if (c.name == word)
+      return &c;
+    for (const std::string &alias : c.aliases)
+      if (alias == word)
+        return &c;
+  }
+  const Command *found = nullptr;
+  std::string candidates;
+  for (const Command &c : m_commands)
+    if (c.name.compare(0, word.size(), word) == 0) {
+      candidates += (candidates.empty() ? "" : ", ") + c.name;
+      found = found ? nullptr : &c;
+      if (!found)
+        break;
+    }
+  if (found)
+    return found;
+  why = candidates.empty() ? "undefined command: \"" + word + "\"; try \"help\""
+                           : "ambiguous command \"" + word + "\": " + candidates;
+  return nullptr;
+}
+
+DebugSession::Outcome DebugSession::execute(const std::string &line) {
+  std::size_t end = 0;
+  while (end < line.size() &&
+         (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '-' || line[end] == '_'))
+    ++end;
+  std::string word = line.substr(0, end);
+  std::string arguments = line.substr(end);
+  if (word.empty()) {
+    fail("undefined command: \"" + line + "\"; try \"help\"");
+    return {};
+  }
+  std::string why;
+  const Command *command = lookup(word, why);
+  if (!command) {
+    fail(why);
+    return {};
+  }
+  return (this->*command->handler)(arguments);
+}
+
+std::optional<RunRequest> DebugSession::resumeOrRefuse(RunRequest request) {
+  if (m_phase == Phase::Finished) {
+    fail("the launch has finished");
+    return std::nullopt;
+  }
+  return request;
+}
+
+DebugSession::Outcome DebugSession::cmdHelp(const std::string &a) {
+  std::string topic = trim(a);
+  if (!topic.empty()) {
+    std::string why;
+    if (const Command *c = lookup(topic, why)) {
+      m_out << c->help << '\n';
+      if (!c->aliases.empty()) {
+        m_out << "aliases:";
+        for (const std::string &alias : c->aliases)
+          m_out << ' ' << alias;
+        m_out << '\n';
+      }
+    } else {
+      fail(why);
+    }
+    return {};
+  }
+  m_out << "Commands (a unique prefix is enough; an empty line repeats the last command at a terminal):\n";
+  for (const Command &c : m_commands)
+    m_out << "  " << c.help << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdBreak(const std::string &a) {
+  auto added = m_breakpoints.add(a, false, *m_interpreter.kernelFunction().getParent(), m_kernelFile);
+  if (!added) {
+    fail(added.error());
+    return {};
+  }
+  const Breakpoint *b = *added;
+  m_out << (b->temporary ? "Temporary breakpoint " : "Breakpoint ") << b->number << " at "
+        << fileShown(b->file) << ':' << b->line << (b->condition ? " if " + b->conditionText : std::string())
+        << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdTbreak(const std::string &a) {
+  auto added = m_breakpoints.add(a, true, *m_interpreter.kernelFunction().getParent(), m_kernelFile);
+  if (!added) {
+    fail(added.error());
+    return {};
+  }
+  const Breakpoint *b = *added;
+  m_out << "Temporary breakpoint " << b->number << " at " << fileShown(b->file) << ':' << b->line << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdDelete(const std::string &a) {
+  std::vector<std::string> numbers = words(a);
+  if (!numbers.empty() && numbers[0] == "breakpoints")
+    numbers.erase(numbers.begin());
+  if (numbers.empty()) {
+    m_breakpoints.clear();
+    return {};
+  }
+  for (const std::string &n : numbers) {
+    auto v = number(n);
+    if (!v || !m_breakpoints.remove(static_cast<int>(*v)))
+      fail("no breakpoint number " + n);
+  }
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdInfo(const std::string &a) {
+  std::vector<std::string> w = words(a);
+  std::string what = w.empty() ? std::string() : w[0];
+  auto is = [&](const char *full, std::size_t least) {
+    return what.size() >= least && std::string(full).compare(0, what.size(), what) == 0;
+  };
+  if (is("breakpoints", 1))
+    infoBreakpoints();
+  else if (is("locals", 2))
+    infoLocals(false);
+  else if (is("args", 1))
+    infoLocals(true);
+  else if (is("workitems", 1))
+    infoWorkitems();
+  else if (is("launch", 2))
+    infoLaunch();
+  else
+    fail("info needs one of: breakpoints, locals, args, workitems, launch");
+  return {};
+}
+
+void DebugSession::infoBreakpoints() {
+  if (m_breakpoints.all().empty()) {
+    m_out << "No breakpoints.\n";
+    return;
+  }
+  m_out << "Num  Disp  Where                          Hits  Condition\n";
+  for (const Breakpoint &b : m_breakpoints.all()) {
+    char row[160];
+    std::string where = fileShown(b.file) + ":" + std::to_string(b.line);
+    std::snprintf(row, sizeof row, "%-4d %-5s %-30s %-5u %s", b.number, b.temporary ? "del" : "keep",
+                  where.c_str(), b.hits, b.conditionText.c_str());
+    m_out << trim(row) << '\n';
+  }
+}
+
+void DebugSession::infoLocals(bool arguments) {
+  auto view = focusView();
+  if (!view) {
+    fail("no work-item is paused (start the launch with step, next or a breakpoint and continue)");
+    return;
+  }
+  ExpressionEvaluator evaluator(*view);
+  auto variables = arguments ? view->arguments() : view->locals();
+  if (variables.empty())
+    m_out << (arguments ? "No arguments.\n" : "No locals.\n");
+  for (const NamedVariable &v : variables)
+    m_out << v.name << " = "
+          << formatValue(evaluator, Value{v.type, v.place, std::nullopt}, NumberFormat::Natural) << '\n';
+}
+
+void DebugSession::infoWorkitems() {
+  if (m_phase != Phase::Paused || !m_monitor) {
+    fail("no work-group is running");
+    return;
+  }
+  const oclgrind::WorkItem *focus = m_monitor->invocation()->getCurrentWorkItem();
+  const oclgrind::WorkGroup *group = focus->getWorkGroup();
+  oclgrind::Size3 size = group->getGroupSize();
+  m_out << "work-group " << idText(group->getGroupID()) << " (" << m_monitor->finishedGroups()
+        << " groups finished):\n";
+  for (std::size_t z = 0; z < size.z; ++z)
+    for (std::size_t y = 0; y < size.y; ++y)
+      for (std::size_t x = 0; x < size.x; ++x) {
+        const oclgrind::WorkItem *item = group->getWorkItem(oclgrind::Size3(x, y, z));
+        if (!item)
+          continue;
+        const char *state = item->getState() == oclgrind::WorkItem::FINISHED  ? "finished"
+                            : item->getState() == oclgrind::WorkItem::BARRIER ? "at a barrier"
+                                                                              : "ready";
+        SourceLocation where = locationOf(m_monitor->nextOf(item));
+        m_out << (item == focus ? "* " : "  ") << "work-item " << idText(item->getGlobalID()) << "  "
+              << state;
+        if (where.known() && item->getState() != oclgrind::WorkItem::FINISHED)
+          m_out << "  " << fileShown(where.file) << ':' << where.line;
+        m_out << '\n';
+      }
+}
+
+void DebugSession::infoLaunch() {
+  const replay::LaunchPlan &plan = m_launch.plan;
+  m_out << "launch " << plan.index << ": kernel " << plan.entryPoint << " from " << m_kernelFile;
+  if (!plan.buildOptions.empty())
+    m_out << " (options '" << plan.buildOptions << "')";
+  m_out << "\nglobal size";
+  for (auto g : plan.globalSize)
+    m_out << ' ' << g;
+  if (plan.localSize) {
+    m_out << ", local size";
+    for (auto l : *plan.localSize)
+      m_out << ' ' << l;
+  }
+  m_out << '\n';
+  for (const replay::ArgPlan &arg : plan.args) {
+    m_out << "  arg " << arg.index << ' ' << arg.name << ": ";
+    switch (arg.role) {
+    case replay::ArgRole::Scalar:
+      m_out << "value " << arg.value;
+      break;
+    case replay::ArgRole::Local:
+      m_out << "__local, " << arg.size << " bytes";
+      break;
+    case replay::ArgRole::Memory:
+      m_out << "buffer of " << plan.memory[arg.memory].size << " bytes";
+      break;
+    case replay::ArgRole::Null:
+      m_out << "NULL";
+      break;
+    }
+    m_out << '\n';
+  }
+}
+
+DebugSession::Outcome DebugSession::cmdRun(const std::string &) {
+  if (m_phase == Phase::Before)
+    return Outcome{RunRequest{RunMode::Continue, 0, {}}, false};
+  if (m_phase == Phase::Finished) {
+    fail("the launch has finished");
+    return {};
+  }
+  return Outcome{RunRequest{RunMode::ToEnd, 0, {}}, false};
+}
+
+DebugSession::Outcome DebugSession::cmdContinue(const std::string &) {
+  return Outcome{resumeOrRefuse(RunRequest{RunMode::Continue, 0, {}}), false};
+}
+
+DebugSession::Outcome DebugSession::cmdStep(const std::string &a) {
+  auto count = trim(a).empty() ? std::optional<std::uint64_t>(1) : number(a);
+  if (!count || *count == 0) {
+    fail("step takes a positive count");
+    return {};
+  }
+  RunRequest r{RunMode::Step, 0, {}};
+  m_repeat = static_cast<unsigned>(*count - 1);
+  m_repeatRequest = r;
+  return Outcome{resumeOrRefuse(r), false};
+}
+
+DebugSession::Outcome DebugSession::cmdNext(const std::string &a) {
+  auto count = trim(a).empty() ? std::optional<std::uint64_t>(1) : number(a);
+  if (!count || *count == 0) {
+    fail("next takes a positive count");
+    return {};
+  }
+  RunRequest r{RunMode::Next, 0, {}};
+  m_repeat = static_cast<unsigned>(*count - 1);
+  m_repeatRequest = r;
+  return Outcome{resumeOrRefuse(r), false};
+}
+
+DebugSession::Outcome DebugSession::cmdFinish(const std::string &) {
+  if (m_phase != Phase::Paused || !m_stop || !m_stop->item || m_stop->item->getCallStack().empty()) {
+    fail("\"finish\" not meaningful in the kernel's outermost frame");
+    return {};
+  }
+  return Outcome{RunRequest{RunMode::Finish, 0, {}}, false};
+}
+
+DebugSession::Outcome DebugSession::cmdUntil(const std::string &a) {
+  auto line = number(a);
+  if (!line) {
+    fail("until takes a line number of the focused work-item's function");
+    return {};
+  }
+  std::string file = m_stop ? m_stop->where.file : std::string();
+  return Outcome{resumeOrRefuse(RunRequest{RunMode::Until, static_cast<unsigned>(*line), file}), false};
+}
+
+DebugSession::Outcome DebugSession::cmdWorkitem(const std::string &a) {
+  std::vector<std::string> w = words(a);
+  if (w.empty()) {
+    m_out << "the focus is work-item " << idText(m_focus) << '\n';
+    return {};
+  }
+  oclgrind::Size3 id(0, 0, 0);
+  for (std::size_t d = 0; d < w.size(); ++d) {
+    auto v = number(w[d]);
+    if (!v || d > 2) {
+      fail("workitem takes up to three global ids (X [Y [Z]])");
+      return {};
+    }
+    id[static_cast<unsigned>(d)] = static_cast<std::size_t>(*v);
+  }
+  if (m_phase == Phase::Finished) {
+    fail("the launch has finished");
+    return {};
+  }
+  if (m_phase == Phase::Before) {
+    for (unsigned d = 0; d < 3; ++d) {
+      std::uint64_t offset = m_launch.plan.globalOffset && d < m_launch.plan.globalOffset->size()
+                                 ? (*m_launch.plan.globalOffset)[d]
+                                 : 0;
+      std::uint64_t size = d < m_launch.plan.globalSize.size() ? m_launch.plan.globalSize[d] : 1;
+      if (id[d] < offset || id[d] - offset >= size) {
+        fail("no work-item " + idText(id) + " in this launch");
+        return {};
+      }
+    }
+    m_focus = id;
+    m_out << "the focus is work-item " << idText(id) << " (it runs first)\n";
+    return {};
+  }
+  std::string why;
+  if (!m_monitor->focusOn(id, why)) {
+    fail("cannot focus work-item " + idText(id) + ": " + why);
+    return {};
+  }
+  m_focus = id;
+  const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
+  m_out << "[switching to work-item " << idText(id) << "]\n";
+  if (item->getState() == oclgrind::WorkItem::FINISHED) {
+    m_out << "work-item " << idText(id) << " has finished\n";
+    return {};
+  }
+  SourceLocation where = locationOf(m_monitor->nextOf(item));
+  if (item->getState() == oclgrind::WorkItem::BARRIER)
+    m_out << "it waits at a barrier\n";
+  if (where.known())
+    printSourceLine(where);
+  else
+    m_out << "it has not started\n";
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdWorkgroup(const std::string &a) {
+  std::vector<std::string> w = words(a);
+  if (w.empty() || w.size() > 3) {
+    fail("workgroup takes up to three group ids (X [Y [Z]])");
+    return {};
+  }
+  const replay::LaunchPlan &plan = m_launch.plan;
+  std::string ids;
+  for (std::size_t d = 0; d < 3; ++d) {
+    std::uint64_t group = 0;
+    if (d < w.size()) {
+      auto v = number(w[d]);
+      if (!v) {
+        fail("workgroup takes up to three group ids (X [Y [Z]])");
+        return {};
+      }
+      group = *v;
+    }
+    std::uint64_t local = plan.localSize && d < plan.localSize->size() ? (*plan.localSize)[d] : 1;
+    std::uint64_t offset = plan.globalOffset && d < plan.globalOffset->size() ? (*plan.globalOffset)[d] : 0;
+    std::uint64_t focusLocal = (m_focus[static_cast<unsigned>(d)] - offset) % local;
+    ids += std::to_string(offset + group * local + focusLocal) + " ";
+  }
+  return cmdWorkitem(ids);
+}
+
+std::optional<std::string> DebugSession::evaluateText(const std::string &expression, NumberFormat format) {
+  auto parsed = parseExpression(expression);
+  if (!parsed) {
+    fail(parsed.error());
+    return std::nullopt;
+  }
+  auto view = focusView();
+  if (!view) {
+    fail("no work-item is paused (start the launch with step, next or a breakpoint and continue)");
+    return std::nullopt;
+  }
+  ExpressionEvaluator evaluator(*view);
+  auto value = evaluator.evaluate(**parsed);
+  if (!value) {
+    fail(value.error());
+    return std::nullopt;
+  }
+  return formatValue(evaluator, *value, format);
+}
+
+DebugSession::Outcome DebugSession::cmdPrint(const std::string &a) {
+  NumberFormat format;
+  std::string expression, count;
+  if (!splitFormat(a, format, expression, count) || !count.empty()) {
+    fail("print takes /x, /d, /o, /t or /c");
+    return {};
+  }
+  if (expression.empty()) {
+    fail("print needs an expression");
+    return {};
+  }
+  if (auto text = evaluateText(expression, format))
+    m_out << '$' << ++m_history << " = " << *text << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdSet(const std::string &a) {
+  std::string rest = trim(a);
+  for (const char *prefix : {"variable ", "var "})
+    if (rest.rfind(prefix, 0) == 0) {
+      rest = trim(rest.substr(std::string(prefix).size()));
+      break;
+    }
+  std::size_t equals = std::string::npos;
+  for (std::size_t i = 0; i < rest.size(); ++i)
+    if (rest[i] == '=' && (i + 1 >= rest.size() || rest[i + 1] != '=') &&
+        (i == 0 || std::string("=!<>").find(rest[i - 1]) == std::string::npos)) {
+      equals = i;
+      break;
+    }
+  if (equals == std::string::npos) {
+    fail("set var takes NAME = VALUE");
+    return {};
+  }
+  auto target = parseExpression(trim(rest.substr(0, equals)));
+  auto source = parseExpression(trim(rest.substr(equals + 1)));
+  if (!target || !source) {
+    fail(!target ? target.error() : source.error());
+    return {};
+  }
+  auto view = focusView();
+  if (!view) {
+    fail("no work-item is paused");
+    return {};
+  }
+  ExpressionEvaluator evaluator(*view);
+  auto lhs = evaluator.evaluate(**target);
+  auto rhs = lhs ? evaluator.evaluate(**source) : format::Expected<Value>(format::fail(lhs.error()));
+  if (!rhs) {
+    fail(rhs.error());
+    return {};
+  }
+  auto scalar = evaluator.scalarOf(*rhs);
+  if (!scalar) {
+    fail(scalar.error());
+    return {};
+  }
+  auto done = evaluator.assign(*lhs, *scalar);
+  if (!done)
+    fail(done.error());
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdBacktrace(const std::string &) {
+  if (m_phase != Phase::Paused || !m_monitor) {
+    fail("no work-item is paused");
+    return {};
+  }
+  const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
+  SourceLocation where = locationOf(m_monitor->nextOf(item));
+  unsigned frame = 0;
+  if (where.function)
+    m_out << '#' << frame++ << "  " << where.function->getName().str() << " () at " << fileShown(where.file)
+          << ':' << where.line << '\n';
+  std::stack<const llvm::Instruction *> calls = item->getCallStack();
+  while (!calls.empty()) {
+    SourceLocation caller = locationOf(calls.top());
+    calls.pop();
+    m_out << '#' << frame++ << "  "
+          << (caller.function ? caller.function->getName().str() : std::string("??")) << " () at "
+          << fileShown(caller.file) << ':' << caller.line << '\n';
+  }
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdList(const std::string &a) {
+  std::string file = m_stop ? m_stop->where.file : std::string();
+  const std::vector<std::string> *lines = sourceLines(file);
+  if (!lines) {
+    fail("cannot read " + fileShown(file));
+    return {};
+  }
+  std::string spec = trim(a);
+  unsigned first = 0, last = 0;
+  if (spec.empty()) {
+    unsigned centre = m_listNext ? m_listNext : 1;
+    first = m_listNext && m_stop && centre == m_stop->where.line + 1 ? (centre > 6 ? centre - 6 : 1) : centre;
+    last = first + 9;
+  } else if (auto comma = spec.find(','); comma != std::string::npos) {
+    auto a1 = number(spec.substr(0, comma));
+    auto a2 = number(spec.substr(comma + 1));
+    if (!a1 || !a2 || *a2 < *a1) {
+      fail("list takes LINE or FIRST,LAST");
+      return {};
+    }
+    first = static_cast<unsigned>(*a1);
+    last = static_cast<unsigned>(*a2);
+  } else if (auto n = number(spec)) {
+    first = *n > 5 ? static_cast<unsigned>(*n - 5) : 1;
+    last = first + 9;
+  } else {
+    fail("list takes LINE or FIRST,LAST");
+    return {};
+  }
+  if (first > lines->size()) {
+    fail("line " + std::to_string(first) + " is past the end of " + fileShown(file) + " (" +
+         std::to_string(lines->size()) + " lines)");
+    return {};
+  }
+  for (unsigned l = first; l <= last && l <= lines->size(); ++l)
+    m_out << l << '\t' << (*lines)[l - 1] << '\n';
+  m_listNext = last + 1;
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdExamine(const std::string &a) {
+  NumberFormat format;
+  std::string expression, count;
+  if (!splitFormat(a, format, expression, count) || expression.empty()) {
+    fail("x takes /N[F] and an expression: x/8 in, x/4x partial+2");
+    return {};
+  }
+  std::uint64_t n = count.empty() ? 1 : std::stoull(count);
+  if (n == 0 || n > 100000) {
+    fail("x takes a count between 1 and 100000");
+    return {};
+  }
+  // After the launch no work-item is left: an argument's buffer is read from the launch's global memory.
+  if (m_phase != Phase::Paused) {
+    std::string name = expression;
+    std::uint64_t skip = 0;
+    if (auto plus = expression.find('+'); plus != std::string::npos) {
+      name = trim(expression.substr(0, plus));
+      auto k = number(expression.substr(plus + 1));
+      if (!k) {
+        fail("after the launch, x takes ARGUMENT[+ELEMENTS]");
+        return {};
+      }
+      skip = *k;
+    }
+    for (const replay::ArgPlan &arg : m_launch.plan.args) {
+      if (arg.name != name)
+        continue;
+      if (arg.role != replay::ArgRole::Memory) {
+        fail(name + " is not a buffer argument");
+        return {};
+      }
+      if (m_phase == Phase::Before) {
+        fail("the launch has not started: its buffers hold the captured bytes");
+        return {};
+      }
+      replay::ElementType type = replay::elementTypeOf(arg.typeName.value_or(""));
+      std::size_t unit = type.unitBytes ? type.unitBytes : 1;
+      std::vector<std::uint8_t> bytes = m_interpreter.memoryBytes(arg.memory);
+      std::string line;
+      for (std::uint64_t i = 0; i < n; ++i) {
+        std::size_t at = static_cast<std::size_t>((skip + i) * unit);
+        if (at + unit > bytes.size()) {
+          if (i == 0)
+            fail(name + " holds " + std::to_string(bytes.size()) + " bytes");
+          break;
+        }
+        Scalar s;
+        std::uint64_t raw = 0;
+        std::memcpy(&raw, bytes.data() + at, unit > 8 ? 8 : unit);
+        s.bytes = unit;
+        if (type.kind == replay::ValueKind::Float) {
+          s.kind = Scalar::Kind::Float;
+          if (unit == 4) {
+            float f;
+            std::memcpy(&f, &raw, 4);
+            s.f = f;
+            s.singlePrecision = true;
+          } else {
+            std::memcpy(&s.f, &raw, 8);
+          }
+        } else if (!type.name.empty() && type.name[0] == 'u') {
+          s.kind = Scalar::Kind::Unsigned;
+          s.u = raw;
+        } else {
+          s.kind = Scalar::Kind::Signed;
+          unsigned shift = static_cast<unsigned>(64 - 8 * (unit > 8 ? 8 : unit));
+          s.s = shift >= 64 ? 0 : static_cast<std::int64_t>(raw << shift) >> shift;
+        }
+        if (i % 4 == 0)
+          line += (i ? "\n" : "") + name + "[" + std::to_string(skip + i) + "]:";
+        line += "\t" + formatScalar(s, nullptr, format);
+      }
+      if (!line.empty())
+        m_out << line << '\n';
+      return {};
+    }
+    fail(m_phase == Phase::Before ? "the launch has not started" : "no buffer argument named " + name);
+    return {};
+  }
+  auto parsed = parseExpression(expression);
+  if (!parsed) {
+    fail(parsed.error());
+    return {};
+  }
+  auto view = focusView();
+  if (!view) {
+    fail("no work-item is paused");
+    return {};
+  }
+  ExpressionEvaluator evaluator(*view);
+  auto value = evaluator.evaluate(**parsed);
+  if (!value) {
+    fail(value.error());
+    return {};
+  }
+  auto pointer = evaluator.scalarOf(*value);
+  if (!pointer || pointer->kind != Scalar::Kind::Pointer || !pointer->pointee) {
+    fail("x needs a pointer to typed memory (" + expression + " is not one)");
+    return {};
+  }
+  std::size_t size = byteSize(pointer->pointee);
+  std::string line;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    Value element{pointer->pointee, Place{pointer->space, static_cast<std::size_t>(pointer->u + i * size)},
+                  std::nullopt};
+    if (i % 4 == 0) {
+      char address[32];
+      std::snprintf(address, sizeof address,
+                    "0x%llx:", static_cast<unsigned long long>(pointer->u + i * size));
+      line += (i ? "\n" : "") + std::string(address);
+    }
+    line += "\t" + formatValue(evaluator, element, format);
+  }
+  m_out << line << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdCompare(const std::string &) {
+  if (m_phase != Phase::Finished) {
+    fail("compare needs the launch's end: run it first");
+    return {};
+  }
+  const replay::LaunchPlan &plan = m_launch.plan;
+  unsigned compared = 0, differing = 0;
+  for (const replay::ArgPlan &arg : plan.args) {
+    if (arg.role != replay::ArgRole::Memory)
+      continue;
+    if (!arg.dataAfter) {
+      m_out << arg.name << ": nothing to compare ("
+            << (arg.dataAfterSkipped ? *arg.dataAfterSkipped : std::string("captured without --data-after"))
+            << ")\n";
+      continue;
+    }
+    auto captured = format::readCaptureFile(m_launch.input.folder / *arg.dataAfter);
+    if (!captured) {
+      m_out << arg.name << ": nothing to compare (" << captured.error() << ")\n";
+      continue;
+    }
+    std::vector<std::uint8_t> after(captured->begin(), captured->end());
+    replay::ElementType type = replay::elementTypeOf(arg.typeName.value_or(""));
+    replay::Comparison c =
+        replay::compareBuffers(m_interpreter.memoryBytes(arg.memory), after, type, 4, plan.endianness);
+    ++compared;
+    if (!c.same)
+      ++differing;
+    m_out << arg.name << ": " << replay::describe(c, type) << '\n';
+  }
+  if (!compared)
+    m_out << "no buffer has bytes captured after the launch (capture with --data-after)\n";
+  else
+    m_out << (differing ? "outputs differ from the capture's\n" : "outputs equal the capture's\n");
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdQuit(const std::string &) {
+  return Outcome{std::nullopt, true};
+}
+
+} // namespace clcapture::debug

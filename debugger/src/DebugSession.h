@@ -1,0 +1,121 @@
+//===- DebugSession.h - gdb's commands on one captured launch --*- C++ -*-===//
+//
+// The session reads commands (CommandInput) and answers them on `out`: before the launch starts (breakpoints,
+// focus, list), at every pause of the interpreted launch (ExecutionMonitor calls stopped() on Oclgrind's
+// worker thread), and after its end (compare the outputs with the capture's, x/N an argument's buffer).
+// Commands take gdb's names, abbreviations and habits; `help` lists them. A command that fails prints one
+// `error:` line; in a script the session then ends with exit status 1 after its last command.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Breakpoints.h"
+#include "CapturedLaunch.h"
+#include "CommandInput.h"
+#include "ExecutionMonitor.h"
+#include "InterpreterLaunch.h"
+#include "ValueFormat.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace clcapture::debug {
+
+class WorkItemView;
+
+class DebugSession : public StopHandler {
+public:
+  DebugSession(const CapturedLaunch &launch, InterpreterLaunch &interpreter, CommandInput &input,
+               std::ostream &out);
+
+  /// Runs the whole session: commands before the launch, the launch with its pauses, commands after it.
+  /// Returns the process exit status.
+  int run();
+
+  RunRequest stopped(const Stop &stop) override;
+  std::optional<int> breakpointAt(const oclgrind::WorkItem &item, const llvm::Instruction &next,
+                                  const SourceLocation &where) override;
+
+private:
+  enum class Phase { Before, Paused, Finished };
+  /// What a command asks of the launch: nothing (keep reading), go on, or end the session.
+  struct Outcome {
+    std::optional<RunRequest> resume;
+    bool quit = false;
+  };
+  using Handler = Outcome (DebugSession::*)(const std::string &arguments);
+  struct Command {
+    std::string name;
+    std::vector<std::string> aliases;
+    Handler handler;
+    std::string help;
+  };
+
+  /// Reads and runs commands until one resumes the launch or ends the session.
+  Outcome commandLoop();
+  Outcome execute(const std::string &line);
+  const Command *lookup(const std::string &word, std::string &why) const;
+  void fail(const std::string &message);
+  [[noreturn]] void endSession();
+
+  void describeStop(const Stop &stop);
+  void printSourceLine(const SourceLocation &where);
+  const std::vector<std::string> *sourceLines(const std::string &file);
+  std::string fileShown(const std::string &file) const;
+  std::string idText(oclgrind::Size3 id) const;
+  std::unique_ptr<WorkItemView> focusView() const;
+  std::optional<RunRequest> resumeOrRefuse(RunRequest request);
+  std::optional<std::string> evaluateText(const std::string &expression, NumberFormat format);
+
+  Outcome cmdHelp(const std::string &a);
+  Outcome cmdBreak(const std::string &a);
+  Outcome cmdTbreak(const std::string &a);
+  Outcome cmdDelete(const std::string &a);
+  Outcome cmdInfo(const std::string &a);
+  Outcome cmdRun(const std::string &a);
+  Outcome cmdContinue(const std::string &a);
+  Outcome cmdStep(const std::string &a);
+  Outcome cmdNext(const std::string &a);
+  Outcome cmdFinish(const std::string &a);
+  Outcome cmdUntil(const std::string &a);
+  Outcome cmdWorkitem(const std::string &a);
+  Outcome cmdWorkgroup(const std::string &a);
+  Outcome cmdPrint(const std::string &a);
+  Outcome cmdSet(const std::string &a);
+  Outcome cmdBacktrace(const std::string &a);
+  Outcome cmdList(const std::string &a);
+  Outcome cmdExamine(const std::string &a);
+  Outcome cmdCompare(const std::string &a);
+  Outcome cmdQuit(const std::string &a);
+
+  void infoLocals(bool arguments);
+  void infoWorkitems();
+  void infoBreakpoints();
+  void infoLaunch();
+
+  const CapturedLaunch &m_launch;
+  InterpreterLaunch &m_interpreter;
+  CommandInput &m_input;
+  std::ostream &m_out;
+  std::vector<Command> m_commands;
+  Breakpoints m_breakpoints;
+  Phase m_phase = Phase::Before;
+  ExecutionMonitor *m_monitor = nullptr;
+  const Stop *m_stop = nullptr;
+  oclgrind::Size3 m_focus{0, 0, 0};
+  std::string m_kernelFile; ///< the kernel file's name as shown
+  std::map<std::string, std::vector<std::string>> m_sources;
+  std::string m_lastCommand;
+  const llvm::Function *m_lastFunction = nullptr;
+  unsigned m_listNext = 0;
+  unsigned m_history = 0;
+  bool m_failed = false;
+  unsigned m_repeat = 0; ///< `step N`: stops still to skip
+  RunRequest m_repeatRequest;
+};
+
+} // namespace clcapture::debug

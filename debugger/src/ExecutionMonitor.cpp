@@ -1,0 +1,270 @@
+//===- ExecutionMonitor.cpp - Where the interpreted launch pauses -------------===//
+#include "ExecutionMonitor.h"
+
+#include <KernelInvocation.h>
+#include <WorkGroup.h>
+#include <WorkItem.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+namespace clcapture::debug {
+
+namespace {
+
+bool sameId(oclgrind::Size3 a, oclgrind::Size3 b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+bool pausesOnLines(RunMode mode) {
+  return mode == RunMode::Step || mode == RunMode::Next || mode == RunMode::Finish || mode == RunMode::Until;
+}
+
+// The instruction `item` runs after `ran`, which it has just run: Oclgrind moves its position only after
+// telling the plugins, so a branch's target and a call's callee are worked out here as Oclgrind will.
+const llvm::Instruction *nextAfter(const oclgrind::WorkItem *item, const llvm::Instruction *ran) {
+  if (item->getState() == oclgrind::WorkItem::FINISHED)
+    return nullptr;
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(ran)) {
+    const llvm::Function *callee = call->getCalledFunction();
+    if (callee && !callee->isDeclaration())
+      return &callee->getEntryBlock().front();
+    return ran->getNextNode();
+  }
+  if (const auto *branch = llvm::dyn_cast<llvm::BranchInst>(ran)) {
+    if (branch->isUnconditional())
+      return &branch->getSuccessor(0)->front();
+    bool taken = item->getOperand(branch->getCondition()).getUInt() != 0;
+    return &branch->getSuccessor(taken ? 0 : 1)->front();
+  }
+  if (const auto *choice = llvm::dyn_cast<llvm::SwitchInst>(ran)) {
+    std::uint64_t value = item->getOperand(choice->getCondition()).getUInt();
+    for (const auto &c : choice->cases())
+      if (c.getCaseValue()->getZExtValue() == value)
+        return &c.getCaseSuccessor()->front();
+    return &choice->getDefaultDest()->front();
+  }
+  if (llvm::isa<llvm::ReturnInst>(ran))
+    return item->getCurrentInstruction()->getNextNode(); // Oclgrind is back at the call
+  return ran->getNextNode();
+}
+
+} // namespace
+
+ExecutionMonitor::ExecutionMonitor(const oclgrind::Context *context, StopHandler &handler, RunRequest first,
+                                   oclgrind::Size3 focus)
+    : oclgrind::Plugin(context), m_handler(handler), m_request(std::move(first)), m_focus(focus) {}
+
+void ExecutionMonitor::kernelBegin(const oclgrind::KernelInvocation *invocation) {
+  m_invocation = invocation;
+  oclgrind::Size3 groups = invocation->getNumGroups();
+  m_groupDone.assign(groups.x * groups.y * groups.z, false);
+}
+
+void ExecutionMonitor::kernelEnd(const oclgrind::KernelInvocation *) {
+  m_items.clear();
+  m_invocation = nullptr;
+}
+
+bool ExecutionMonitor::isFocus(const oclgrind::WorkItem *item) const {
+  return sameId(item->getGlobalID(), m_focus);
+}
+
+const ItemTrace *ExecutionMonitor::traceOf(const oclgrind::WorkItem *item) const {
+  auto it = m_items.find(item);
+  return it == m_items.end() ? nullptr : &it->second;
+}
+
+const llvm::Instruction *ExecutionMonitor::nextOf(const oclgrind::WorkItem *item) const {
+  if (item == m_pausedItem)
+    return m_pausedNext;
+  if (item->getState() == oclgrind::WorkItem::FINISHED)
+    return nullptr;
+  return item->getCurrentInstruction();
+}
+
+void ExecutionMonitor::workItemBegin(const oclgrind::WorkItem *item) {
+  ItemTrace &trace = m_items[item];
+  const llvm::Instruction *first = item->getCurrentInstruction();
+  SourceLocation where = locationOf(first);
+  if (where.known()) {
+    trace.last = where;
+    considerStop(item, first, 0, true);
+  }
+}
+
+void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
+                                           const llvm::Instruction *instruction,
+                                           const oclgrind::TypedValue &) {
+  ItemTrace &trace = m_items[item];
+  ++trace.steps;
+  if (const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(instruction))
+    trace.declared.push_back({declare->getVariable(), declare->getAddress()});
+
+  if (m_firstItem) {
+    // The focus may not be the first work-item Oclgrind runs: switch to it before anything else runs.
+    m_firstItem = false;
+    std::string ignored;
+    if (pausesOnLines(m_request.mode) && !isFocus(item))
+      focusOn(m_focus, ignored);
+  }
+
+  const llvm::Instruction *next = nextAfter(item, instruction);
+  std::size_t depth = item->getCallStack().size();
+  if (!m_error.empty()) {
+    Stop stop;
+    stop.kind = StopKind::Error;
+    stop.item = item;
+    stop.next = next;
+    stop.where = locationOf(next ? next : instruction);
+    stop.message = std::move(m_error);
+    m_error.clear();
+    if (m_request.mode != RunMode::ToEnd) {
+      m_focus = item->getGlobalID();
+      pause(std::move(stop));
+    }
+    return;
+  }
+  if (!next) {
+    if (isFocus(item) && pausesOnLines(m_request.mode)) {
+      Stop stop;
+      stop.kind = StopKind::WorkItemFinished;
+      stop.item = item;
+      stop.where = trace.last;
+      pause(std::move(stop));
+    }
+    return;
+  }
+  if (item->getState() == oclgrind::WorkItem::BARRIER && isFocus(item) && pausesOnLines(m_request.mode)) {
+    Stop stop;
+    stop.kind = StopKind::Barrier;
+    stop.item = item;
+    stop.next = next;
+    stop.where = locationOf(instruction);
+    pause(std::move(stop));
+    return;
+  }
+  SourceLocation where = locationOf(next);
+  bool entered = where.known() && (where.line != trace.last.line || where.file != trace.last.file ||
+                                   where.function != trace.last.function || depth != trace.lastDepth);
+  if (where.known()) {
+    trace.last = where;
+    trace.lastDepth = depth;
+  }
+  considerStop(item, next, depth, entered);
+}
+
+void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next,
+                                    std::size_t depth, bool enteredLine) {
+  if (m_request.mode == RunMode::ToEnd)
+    return;
+  SourceLocation where = locationOf(next);
+  Stop stop;
+  stop.item = item;
+  stop.next = next;
+  stop.where = where;
+  if (enteredLine) {
+    if (auto number = m_handler.breakpointAt(*item, *next, where)) {
+      stop.kind = StopKind::Breakpoint;
+      stop.breakpoint = *number;
+      m_focus = item->getGlobalID();
+      pause(std::move(stop));
+      return;
+    }
+  }
+  if (!isFocus(item))
+    return;
+  bool now = false;
+  switch (m_request.mode) {
+  case RunMode::Step:
+    now = enteredLine;
+    break;
+  case RunMode::Next:
+    now = enteredLine && depth <= m_startDepth;
+    break;
+  case RunMode::Finish:
+    now = depth < m_startDepth;
+    break;
+  case RunMode::Until:
+    now = (enteredLine && depth == m_startDepth && where.line == m_request.line &&
+           where.file == m_request.file) ||
+          depth < m_startDepth;
+    break;
+  case RunMode::Continue:
+  case RunMode::ToEnd:
+    break;
+  }
+  if (now)
+    pause(std::move(stop));
+}
+
+void ExecutionMonitor::pause(Stop stop) {
+  m_pausedItem = stop.item;
+  m_pausedNext = stop.next;
+  m_request = m_handler.stopped(stop);
+  const oclgrind::WorkItem *focus = m_invocation ? m_invocation->getCurrentWorkItem() : nullptr;
+  m_startDepth = focus ? focus->getCallStack().size() : 0;
+  m_pausedItem = nullptr;
+  m_pausedNext = nullptr;
+}
+
+bool ExecutionMonitor::focusOn(oclgrind::Size3 globalId, std::string &why) {
+  if (!m_invocation) {
+    m_focus = globalId;
+    return true;
+  }
+  oclgrind::Size3 global = m_invocation->getGlobalSize();
+  oclgrind::Size3 offset = m_invocation->getGlobalOffset();
+  oclgrind::Size3 local = m_invocation->getLocalSize();
+  oclgrind::Size3 relative;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (globalId[d] < offset[d] || globalId[d] - offset[d] >= global[d]) {
+      why = "no work-item has that global id (the NDRange is " + std::to_string(global.x) + " × " +
+            std::to_string(global.y) + " × " + std::to_string(global.z) + ")";
+      return false;
+    }
+    relative[d] = globalId[d] - offset[d];
+  }
+  oclgrind::Size3 group(relative.x / local.x, relative.y / local.y, relative.z / local.z);
+  if (groupFinished(group)) {
+    why = "its work-group (" + std::to_string(group.x) + ", " + std::to_string(group.y) + ", " +
+          std::to_string(group.z) + ") has finished";
+    return false;
+  }
+  if (!const_cast<oclgrind::KernelInvocation *>(m_invocation)->switchWorkItem(relative)) {
+    why = "Oclgrind cannot switch to it";
+    return false;
+  }
+  m_focus = globalId;
+  return true;
+}
+
+bool ExecutionMonitor::groupFinished(oclgrind::Size3 group) const {
+  if (!m_invocation)
+    return false;
+  oclgrind::Size3 groups = m_invocation->getNumGroups();
+  std::size_t index = group.x + group.y * groups.x + group.z * groups.x * groups.y;
+  return index < m_groupDone.size() && m_groupDone[index];
+}
+
+void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
+  oclgrind::Size3 id = group->getGroupID();
+  oclgrind::Size3 groups = m_invocation->getNumGroups();
+  std::size_t index = id.x + id.y * groups.x + id.z * groups.x * groups.y;
+  if (index < m_groupDone.size() && !m_groupDone[index]) {
+    m_groupDone[index] = true;
+    ++m_finishedGroups;
+  }
+  oclgrind::Size3 size = group->getGroupSize();
+  for (std::size_t z = 0; z < size.z; ++z)
+    for (std::size_t y = 0; y < size.y; ++y)
+      for (std::size_t x = 0; x < size.x; ++x)
+        m_items.erase(group->getWorkItem(oclgrind::Size3(x, y, z)));
+}
+
+void ExecutionMonitor::log(oclgrind::MessageType type, const char *message) {
+  if (type == oclgrind::ERROR && message)
+    m_error = message;
+}
+
+} // namespace clcapture::debug

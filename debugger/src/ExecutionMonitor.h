@@ -1,0 +1,130 @@
+//===- ExecutionMonitor.h - Where the interpreted launch pauses --*- C++ -*-===//
+//
+// An Oclgrind plugin that watches every instruction of every work-item and pauses the launch where the user
+// asked: the focused work-item entering another line (step), another line of its own frame or a caller's
+// (next), leaving its frame (finish), a line (until); any work-item at a breakpoint; the focused work-item
+// waiting at a barrier or finishing. A pause calls the StopHandler on Oclgrind's worker thread, before the
+// next instruction runs (gdb's habit: the line shown has not run yet); its answer says how to go on.
+//
+// Oclgrind runs one work-item at a time until it finishes or reaches a barrier; the launch runs on one worker
+// thread because this plugin is not thread-safe (Oclgrind's own rule for its debugger). Focusing another
+// work-item switches Oclgrind to it (KernelInvocation::switchWorkItem), which starts its group if needed.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "SourceLocation.h"
+
+#include <Plugin.h>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace llvm {
+class DILocalVariable;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace oclgrind {
+class KernelInvocation;
+class WorkGroup;
+class WorkItem;
+} // namespace oclgrind
+
+namespace clcapture::debug {
+
+/// A local variable the work-item has declared so far (llvm.dbg.declare: the variable lives at `storage`).
+struct DeclaredVariable {
+  const llvm::DILocalVariable *variable = nullptr;
+  const llvm::Value *storage = nullptr;
+};
+
+/// What the monitor knows of one work-item of a running group.
+struct ItemTrace {
+  std::vector<DeclaredVariable> declared;
+  SourceLocation last;       ///< the line it is in
+  std::size_t lastDepth = 0; ///< its call depth there
+  std::size_t steps = 0;     ///< instructions it has executed
+};
+
+enum class StopKind { Step, Breakpoint, Barrier, WorkItemFinished, Error };
+
+struct Stop {
+  StopKind kind = StopKind::Step;
+  const oclgrind::WorkItem *item = nullptr;
+  const llvm::Instruction *next = nullptr; ///< what the item runs next; nullptr when it has finished
+  SourceLocation where;                    ///< next's location
+  int breakpoint = 0;                      ///< StopKind::Breakpoint: its number
+  std::string message;                     ///< StopKind::Error: what Oclgrind reported
+};
+
+enum class RunMode { Step, Next, Finish, Until, Continue, ToEnd };
+
+struct RunRequest {
+  RunMode mode = RunMode::Continue;
+  unsigned line = 0; ///< RunMode::Until
+  std::string file;  ///< RunMode::Until: "" for the kernel file
+};
+
+class StopHandler {
+public:
+  virtual ~StopHandler() = default;
+  /// The launch is paused at `stop`; the answer says how it goes on.
+  virtual RunRequest stopped(const Stop &stop) = 0;
+  /// Whether a breakpoint stops `item` about to run `next` at `where`: its number, else nullopt.
+  virtual std::optional<int> breakpointAt(const oclgrind::WorkItem &item, const llvm::Instruction &next,
+                                          const SourceLocation &where) = 0;
+};
+
+class ExecutionMonitor : public oclgrind::Plugin {
+public:
+  ExecutionMonitor(const oclgrind::Context *context, StopHandler &handler, RunRequest first,
+                   oclgrind::Size3 focus);
+
+  bool isThreadSafe() const override { return false; }
+  void kernelBegin(const oclgrind::KernelInvocation *invocation) override;
+  void kernelEnd(const oclgrind::KernelInvocation *invocation) override;
+  void workItemBegin(const oclgrind::WorkItem *item) override;
+  void instructionExecuted(const oclgrind::WorkItem *item, const llvm::Instruction *instruction,
+                           const oclgrind::TypedValue &result) override;
+  void workGroupComplete(const oclgrind::WorkGroup *group) override;
+  void log(oclgrind::MessageType type, const char *message) override;
+
+  // While stopped (called by the StopHandler):
+  const oclgrind::KernelInvocation *invocation() const { return m_invocation; }
+  /// The trace of a work-item of a running group (nullptr: not begun yet).
+  const ItemTrace *traceOf(const oclgrind::WorkItem *item) const;
+  /// What `item` runs next: for the item that is paused, the instruction after the one it just ran.
+  const llvm::Instruction *nextOf(const oclgrind::WorkItem *item) const;
+  oclgrind::Size3 focus() const { return m_focus; }
+  /// Makes the work-item with this global id the focus (Oclgrind runs it next); false with the reason.
+  bool focusOn(oclgrind::Size3 globalId, std::string &why);
+  /// Whether every work-item of the group with this id has finished.
+  bool groupFinished(oclgrind::Size3 group) const;
+  /// Work-items that have finished, groups done.
+  std::size_t finishedGroups() const { return m_finishedGroups; }
+
+private:
+  void considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next, std::size_t depth,
+                    bool enteredLine);
+  void pause(Stop stop);
+  bool isFocus(const oclgrind::WorkItem *item) const;
+
+  StopHandler &m_handler;
+  RunRequest m_request;
+  oclgrind::Size3 m_focus;
+  std::size_t m_startDepth = 0;
+  const oclgrind::KernelInvocation *m_invocation = nullptr;
+  std::unordered_map<const oclgrind::WorkItem *, ItemTrace> m_items;
+  const oclgrind::WorkItem *m_pausedItem = nullptr;
+  const llvm::Instruction *m_pausedNext = nullptr;
+  std::vector<bool> m_groupDone; ///< by group index (x + y·nx + z·nx·ny)
+  std::size_t m_finishedGroups = 0;
+  std::string m_error; ///< an error Oclgrind reported since the last instruction
+  bool m_firstItem = true;
+};
+
+} // namespace clcapture::debug
