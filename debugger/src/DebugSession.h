@@ -69,6 +69,9 @@ private:
   std::string idText(oclgrind::Size3 id) const;
   std::unique_ptr<WorkItemView> focusView() const;
   std::optional<RunRequest> resumeOrRefuse(RunRequest request);
+  /// How a step starts a work-item that has not run yet: to its kernel's first line past the prologue.
+  RunRequest startRequest() const;
+  bool focusHasBegun() const;
   std::optional<std::string> evaluateText(const std::string &expression, NumberFormat format);
 
   Outcome cmdHelp(const std::string &a);

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = ("common", "layer", "analyzer", "bugreport")
+PRODUCTION = ("common", "layer", "analyzer", "bugreport", "debugger")
 SOURCE_SUFFIXES = {".h", ".hpp", ".c", ".cpp", ".cc"}
 MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 150
@@ -28,7 +28,8 @@ MAX_FUNCTION_LINES = 150
 # Which folder may include which (folders are matched longest prefix first). The analyzer's phases depend
 # downwards only: cli -> pipeline -> check -> encode -> model -> frontend, everything may use report/ and
 # common/ (analyzer/README.md); the layer, the bug-report tools and the analyzer share only common/
-# (README.md, "Layout"); the analyzer also reads archives through bugreport/archive. Inside libclcapture.so
+# (README.md, "Layout"); the analyzer also reads archives through bugreport/archive; the debugger plans its
+# launch with bugreport/replay (debugger/README.md). Inside libclcapture.so
 # (layer/README.md): dispatch (drivers, tables, hooks) -> engine (what the hooks learn) -> writer (the writer
 # thread, the folder) -> process (settings, switch, log, call sites).
 MAY_USE = {
@@ -51,6 +52,7 @@ MAY_USE = {
     "analyzer/check": ["analyzer/encode", "analyzer/model", "analyzer/frontend", "analyzer/report", "common"],
     "analyzer/pipeline": ["analyzer/check", "analyzer/encode", "analyzer/model", "analyzer/frontend",
                           "analyzer/report", "common"],
+    "debugger": ["bugreport/replay", "bugreport/archive", "common"],
     "analyzer/cli": ["analyzer/pipeline", "analyzer/check", "analyzer/encode", "analyzer/model",
                      "analyzer/frontend", "analyzer/report", "bugreport/archive", "common"],
 }

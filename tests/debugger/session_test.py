@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""clcapture-debug on captures the real layer made on PoCL: scripted sessions (--batch -x FILE) whose printed
+values are checked against values computed here from the captured input bytes, and bad input.
+
+usage: session_test.py SCENARIO --debug BIN --launcher BIN --samples DIR
+
+SCENARIO
+  breakpoint   a conditional breakpoint inside the reduction loop (`break 7 if l == 1 && s == 2`) stops
+               work-item 1 with s = 2: scratch[l] and scratch[l + s] are the sums of the first iteration
+               (in[1] + in[5], in[3] + in[7]); `next` runs the line and scratch[1] holds their sum
+  set-var      at the store of group 1's result, `set var scratch[0] = 1234` changes what the launch writes:
+               partial[1] is 1234 after `run` (x/2 partial), partial[0] the true sum, and `compare` says the
+               outputs differ from the capture's; without the change they are equal
+  focus        `step` starts at work-item 0's first line; `next` to the barrier, where it waits; `workitem 5`
+               switches inside the group, `workitem 12` starts group 1; get_group_id, get_local_id, l and the
+               work-item table say so; finished groups cannot be focused
+  bad-input    a missing capture, --launch past the capture, a launch without its buffer bytes: one line and
+               exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1
+"""
+import argparse
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
+
+POCL = "/etc/OpenCL/vendors/pocl.icd"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(cmd, want=None, stdin=None):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, input=stdin)
+    print("$ " + " ".join(cmd) + f"  -> {r.returncode}")
+    if r.stdout.strip():
+        print(r.stdout.rstrip())
+    if r.stderr.strip():
+        print(r.stderr.rstrip())
+    if want is not None and r.returncode != want:
+        raise Failure(f"{os.path.basename(cmd[0])} exited {r.returncode}, expected {want}")
+    return r
+
+
+def capture(args, folder, options=(), sample_args=("--groups", "2", "--local", "8")):
+    run([args.launcher, "--icd", POCL, "--dir", folder, "--data-after", *options, "--",
+         os.path.join(args.samples, "reduce"), *sample_args], want=0)
+
+
+def captured_input(folder):
+    with open(os.path.join(folder, "captures.json")) as f:
+        inst = json.load(f)[0]
+    data = capture_blobs.read(folder, inst["kernel_arguments"][0]["data"])
+    return list(struct.unpack("<%di" % (len(data) // 4), data))
+
+
+def session(args, folder, commands, want=0, extra=()):
+    with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
+        f.write("\n".join(commands) + "\n")
+        script = f.name
+    try:
+        return run([args.debug, folder, "--batch", "-x", script, *extra], want=want).stdout
+    finally:
+        os.unlink(script)
+
+
+def printed(out, expression):
+    """The value `print EXPR` printed (the line after its command)."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line == "(clcapture-debug) print " + expression and i + 1 < len(lines):
+            m = re.match(r"\$\d+ = (.*)$", lines[i + 1])
+            check(m, f"print {expression} printed {lines[i + 1]!r}")
+            return m.group(1)
+    raise Failure(f"no output for print {expression}")
+
+
+def scenario_breakpoint(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    data = captured_input(folder)
+    out = session(args, folder, ["break 7 if l == 1 && s == 2", "run", "print l", "print s", "print scratch[l]",
+                                 "print scratch[l + s]", "print in[5]", "print/x in[5]", "info locals", "next",
+                                 "print scratch[1]", "info breakpoints"])
+    check("Breakpoint 1, work-item (1) at " in out, "the breakpoint did not stop work-item 1")
+    check(printed(out, "l") == "1" and printed(out, "s") == "2", "the condition l == 1 && s == 2 did not hold")
+    first, third = data[1] + data[5], data[3] + data[7]
+    check(printed(out, "scratch[l]") == str(first), f"scratch[1] should be in[1] + in[5] = {first}")
+    check(printed(out, "scratch[l + s]") == str(third), f"scratch[3] should be in[3] + in[7] = {third}")
+    check(printed(out, "in[5]") == str(data[5]), "in[5] is not the captured input")
+    check(printed(out, "/x in[5]") if False else True, "")
+    check(f"$6 = {hex(data[5])}" in out, "print/x in[5] is not hex")
+    check("s = 2\nl = 1" in out, "info locals does not list s and l, innermost first")
+    check("9\t    barrier(CLK_LOCAL_MEM_FENCE);" in out, "next did not reach line 9")
+    check(printed(out, "scratch[1]") == str(first + third), "line 7 did not add scratch[3] to scratch[1]")
+    check(re.search(r"^1\s+keep\s+\S+:7\s+1\s+l == 1 && s == 2$", out, re.M), "info breakpoints: hits/condition")
+
+
+def scenario_set_var(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    data = captured_input(folder)
+    sums = [sum(data[0:8]), sum(data[8:16])]
+    out = session(args, folder, ["break 13 if get_group_id(0) == 1", "run", "print scratch[0]",
+                                 "set var scratch[0] = 1234", "print scratch[0]", "run", "x/2 partial", "compare"])
+    check(printed(out, "scratch[0]") == str(sums[1]), f"group 1's sum should be {sums[1]}")
+    check("$2 = 1234" in out, "set var did not change scratch[0]")
+    check(f"partial[0]:\t{sums[0]}\t1234" in out, "the launch did not write the changed value")
+    check("outputs differ from the capture's" in out, "compare did not see the change")
+    out = session(args, folder, ["run", "x/2 partial", "compare"])
+    check(f"partial[0]:\t{sums[0]}\t{sums[1]}" in out, "the unchanged launch's sums are wrong")
+    check("partial: same" in out and "outputs equal the capture's" in out, "compare: outputs should be equal")
+
+
+def scenario_focus(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    out = session(args, folder, ["step", "print get_global_id(0)", "next", "next", "next", "info workitems",
+                                 "workitem 5", "print get_local_id(0)", "next", "next", "print l", "workitem 12",
+                                 "print get_group_id(0)", "workitem 99", "run", "workitem 1"], want=1)
+    check("2\t  size_t l = get_local_id(0);" in out, "step did not stop at the kernel's first line")
+    check(printed(out, "get_global_id(0)") == "0", "the first stop is not work-item 0")
+    check("work-item (0) waits at the barrier on line 4" in out, "next did not stop at the barrier")
+    check(re.search(r"^\* work-item \(0\)\s+at a barrier", out, re.M), "info workitems: work-item 0 at the barrier")
+    check(re.search(r"^  work-item \(7\)\s+ready$", out, re.M), "info workitems: work-item 7 not started")
+    check("[switching to work-item (5)]" in out and printed(out, "get_local_id(0)") == "5", "workitem 5")
+    check(printed(out, "l") == "5", "work-item 5's l after its first two lines")
+    check(printed(out, "get_group_id(0)") == "1", "workitem 12 is in group 1")
+    check("error: cannot focus work-item (99): no work-item has that global id" in out, "workitem 99 accepted")
+    check("error: the launch has finished" in out, "workitem after the end accepted")
+
+
+def scenario_bad_input(args, tmp):
+    r = run([args.debug, os.path.join(tmp, "none")], want=10)
+    check(r.stderr.count("\n") == 1 and "clcapture-debug: error:" in r.stderr, "a missing capture: one line")
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    r = run([args.debug, folder, "--launch", "3", "--batch"], want=10, stdin="")
+    check("--launch 3:" in r.stderr and "holds instantiations 0..0" in r.stderr, "--launch past the capture")
+    out = session(args, folder, ["frobnicate", "break 7", "run", "print nothing", "print (l", "print l +",
+                                 "print in[l]", "continue"], want=1)
+    check('error: undefined command: "frobnicate"' in out, "an unknown command")
+    check('error: no symbol "nothing" in the current context' in out, "a name that names nothing")
+    check("error: in expression `(l` at column 3: expected ')'" in out, "a malformed expression")
+    check(re.search(r"\$\d+ = \d+", out), "a good print after errors")
+    short = os.path.join(tmp, "short")
+    capture(args, short, options=("--data", "16"))
+    r = run([args.debug, short, "--batch"], want=10, stdin="")
+    check("cannot be debugged" in r.stderr and "in" in r.stderr and "--data" in r.stderr,
+          "a launch without bytes: the argument and the option")
+    check(r.stderr.count("\n") == 1, "a launch without bytes: one line")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("scenario")
+    p.add_argument("--debug", required=True)
+    p.add_argument("--launcher", required=True)
+    p.add_argument("--samples", required=True)
+    args = p.parse_args()
+    scenarios = {"breakpoint": scenario_breakpoint, "set-var": scenario_set_var, "focus": scenario_focus,
+                 "bad-input": scenario_bad_input}
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            scenarios[args.scenario](args, tmp)
+        except Failure as e:
+            print("FAIL: " + str(e))
+            return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
