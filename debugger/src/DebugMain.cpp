@@ -32,12 +32,16 @@ int main(int argc, char **argv) {
   std::optional<std::size_t> launch;
   std::string script;
   bool batch = false;
+  std::string output;
   app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive")
       ->required();
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
   app.add_option("-x,--command", script, "run the commands of FILE first");
   app.add_flag("--batch", batch,
                "end after the commands of -x FILE (or of standard input), as gdb -batch does");
+  app.add_option("--output", output,
+                 "after the launch, write each buffer argument to DIR/<index>/arg<N>.bin (as clcapture-replay does)")
+      ->type_name("DIR");
   app.set_version_flag("--version", std::string("clcapture-debug ") + CLCAPTURE_VERSION);
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))
     return *exit;
@@ -69,5 +73,7 @@ int main(int argc, char **argv) {
     input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
   }
   DebugSession session(*opened, **interpreter, *input, std::cout);
+  if (!output.empty())
+    session.writeOutputsTo(output);
   return session.run();
 }

@@ -3,8 +3,9 @@
 
 #include "ExpressionEvaluator.h"
 #include "SessionText.h"
+
+#include "clcapture/format/BlobStore.h"
 #include "WorkItemView.h"
-#include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/replay/BufferComparison.h"
 
 #include <Context.h>
@@ -256,10 +257,28 @@ int DebugSession::run() {
   m_monitor = nullptr;
   m_phase = Phase::Finished;
   m_out << "[launch " << m_launch.plan.index << " finished: every work-item ran to its end]\n";
+  if (m_outputFolder)
+    writeOutputs();
   Outcome after = commandLoop();
   (void)after;
   m_out.flush();
   return m_failed && !m_input.interactive() ? 1 : 0;
+}
+
+void DebugSession::writeOutputs() {
+  const replay::LaunchPlan &plan = m_launch.plan;
+  std::filesystem::path folder = *m_outputFolder / std::to_string(plan.index);
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  for (const replay::ArgPlan &arg : plan.args) {
+    if (arg.role != replay::ArgRole::Memory)
+      continue;
+    std::vector<std::uint8_t> bytes = m_interpreter.memoryBytes(arg.memory);
+    std::filesystem::path file = folder / ("arg" + std::to_string(arg.index) + ".bin");
+    auto written = format::writeFileAtomically(file, bytes.data(), bytes.size());
+    if (!written)
+      fail("--output: " + written.error());
+  }
 }
 
 DebugSession::Outcome DebugSession::commandLoop() {

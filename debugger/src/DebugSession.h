@@ -16,6 +16,7 @@
 #include "InterpreterLaunch.h"
 #include "ValueFormat.h"
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,6 +32,10 @@ class DebugSession : public StopHandler {
 public:
   DebugSession(const CapturedLaunch &launch, InterpreterLaunch &interpreter, CommandInput &input,
                std::ostream &out);
+
+  /// After the launch, write each buffer argument to DIR/<index>/arg<N>.bin (clcapture-replay --output's
+  /// layout, so the two can be compared file by file).
+  void writeOutputsTo(std::filesystem::path folder) { m_outputFolder = std::move(folder); }
 
   /// Runs the whole session: commands before the launch, the launch with its pauses, commands after it.
   /// Returns the process exit status.
@@ -95,6 +100,7 @@ private:
   Outcome cmdCompare(const std::string &a);
   Outcome cmdQuit(const std::string &a);
 
+  void writeOutputs();
   void infoLocals(bool arguments);
   void infoWorkitems();
   void infoBreakpoints();
@@ -112,6 +118,7 @@ private:
   oclgrind::Size3 m_focus{0, 0, 0};
   std::string m_kernelFile; ///< the kernel file's name as shown
   std::map<std::string, std::vector<std::string>> m_sources;
+  std::optional<std::filesystem::path> m_outputFolder;
   std::string m_lastCommand;
   const llvm::Function *m_lastFunction = nullptr;
   unsigned m_listNext = 0;

@@ -99,7 +99,12 @@ fmt::Expected<std::unique_ptr<InterpreterLaunch>> InterpreterLaunch::create(cons
     oclgrind::TypedValue value{static_cast<unsigned>(size), 1, bytes.data()};
     switch (arg.role) {
     case replay::ArgRole::Scalar: {
-      auto decoded = replay::scalarBytes(arg.value, arg.typeName, 64, plan.endianness);
+      // The capture's type name, else the one Oclgrind reads from the kernel: the value is decoded into
+      // that type's size (a hand-written capture may give fewer digits than the type has bytes).
+      std::optional<std::string> type = arg.typeName;
+      if (!type)
+        type = kernel.getArgumentTypeName(arg.index).str();
+      auto decoded = replay::scalarBytes(arg.value, type, 64, plan.endianness);
       if (!decoded)
         return fmt::fail(label + ": " + decoded.error());
       if (decoded->size() != size)
