@@ -88,10 +88,21 @@ fmt::Expected<const Breakpoint *> Breakpoints::add(const std::string &spec, bool
   return &m_list.back();
 }
 
+const Watchpoint &Breakpoints::watch(Watchpoint w) {
+  w.number = m_next++;
+  m_watches.push_back(std::move(w));
+  return m_watches.back();
+}
+
 bool Breakpoints::remove(int number) {
   for (auto it = m_list.begin(); it != m_list.end(); ++it)
     if (it->number == number) {
       m_list.erase(it);
+      return true;
+    }
+  for (auto it = m_watches.begin(); it != m_watches.end(); ++it)
+    if (it->number == number) {
+      m_watches.erase(it);
       return true;
     }
   return false;

@@ -39,8 +39,9 @@ int main(int argc, char **argv) {
   app.add_option("-x,--command", script, "run the commands of FILE first");
   app.add_flag("--batch", batch,
                "end after the commands of -x FILE (or of standard input), as gdb -batch does");
-  app.add_option("--output", output,
-                 "after the launch, write each buffer argument to DIR/<index>/arg<N>.bin (as clcapture-replay does)")
+  app.add_option(
+         "--output", output,
+         "after the launch, write each buffer argument to DIR/<index>/arg<N>.bin (as clcapture-replay does)")
       ->type_name("DIR");
   app.set_version_flag("--version", std::string("clcapture-debug ") + CLCAPTURE_VERSION);
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))

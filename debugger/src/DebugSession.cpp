@@ -3,15 +3,16 @@
 
 #include "ExpressionEvaluator.h"
 #include "SessionText.h"
-
-#include "clcapture/format/BlobStore.h"
 #include "WorkItemView.h"
+#include "clcapture/format/BlobStore.h"
 #include "clcapture/replay/BufferComparison.h"
 
 #include <Context.h>
 #include <KernelInvocation.h>
+#include <Memory.h>
 #include <WorkGroup.h>
 #include <WorkItem.h>
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -65,6 +66,15 @@ DebugSession::DebugSession(const CapturedLaunch &launch, InterpreterLaunch &inte
        &DebugSession::cmdFinish,
        "finish: the focused work-item out of the helper it is in"},
       {"until", {"u"}, &DebugSession::cmdUntil, "until LINE: the focused work-item to LINE of its function"},
+      {"barrier",
+       {},
+       &DebugSession::cmdBarrier,
+       "barrier: every work-item of the focused one's group to its next barrier (or to its end)"},
+      {"watch",
+       {},
+       &DebugSession::cmdWatch,
+       "watch EXPR: stop when any work-item changes the memory EXPR names (private: the focused work-item's; "
+       "local: its group's)"},
       {"workitem",
        {"wi"},
        &DebugSession::cmdWorkitem,
@@ -77,6 +87,10 @@ DebugSession::DebugSession(const CapturedLaunch &launch, InterpreterLaunch &inte
        {"p", "inspect"},
        &DebugSession::cmdPrint,
        "print[/x|/d|/o|/t|/c] EXPR: a value of the focused work-item (private, local, global)"},
+      {"print-all",
+       {"pa"},
+       &DebugSession::cmdPrintAll,
+       "print-all[/F] EXPR: EXPR in every work-item of the focused one's group"},
       {"set",
        {},
        &DebugSession::cmdSet,
@@ -172,6 +186,29 @@ void DebugSession::describeStop(const Stop &stop) {
     m_out << "\nBreakpoint " << stop.breakpoint << ", " << who << " at " << fileShown(stop.where.file) << ':'
           << stop.where.line << '\n';
     break;
+  case StopKind::Watchpoint:
+    for (const Watchpoint &w : m_breakpoints.watches())
+      if (w.number == stop.breakpoint) {
+        auto oldValue = decodeScalar(w.type, w.previous.data(), w.previous.size());
+        auto newValue = decodeScalar(w.type, w.bytes.data(), w.bytes.size());
+        m_out << "\nWatchpoint " << w.number << ": " << w.expression << "\n\nOld value = "
+              << (oldValue ? formatScalar(*oldValue, w.type, NumberFormat::Natural)
+                           : std::string("<changed>"))
+              << "\nNew value = "
+              << (newValue ? formatScalar(*newValue, w.type, NumberFormat::Natural)
+                           : std::string("<changed>"))
+              << "\n";
+      }
+    m_out << who << " wrote it at " << fileShown(stop.where.file) << ':' << stop.where.line << '\n';
+    break;
+  case StopKind::GroupAtBarrier:
+    m_out << "every work-item of work-group " << idText(item.getWorkGroup()->getGroupID())
+          << " waits at a barrier or has finished (the last arrived at line " << stop.where.line << ")\n";
+    return;
+  case StopKind::GroupFinished:
+    m_out << "every work-item of work-group " << idText(item.getWorkGroup()->getGroupID())
+          << " has finished\n";
+    return;
   case StopKind::Barrier:
     m_out << who << " waits at the barrier on line " << stop.where.line
           << " (the others of its group run to it)\n";
@@ -196,7 +233,7 @@ void DebugSession::describeStop(const Stop &stop) {
 RunRequest DebugSession::stopped(const Stop &stop) {
   m_phase = Phase::Paused;
   m_stop = &stop;
-  m_focus = stop.item->getGlobalID();
+  m_focus = m_monitor ? m_monitor->focus() : stop.item->getGlobalID();
   if (m_repeat > 0 && stop.kind == StopKind::Step) {
     --m_repeat;
     return m_repeatRequest;
@@ -238,6 +275,91 @@ std::optional<int> DebugSession::breakpointAt(const oclgrind::WorkItem &item, co
     return b->number;
   }
   return std::nullopt;
+}
+
+std::optional<int> DebugSession::watchHit(const oclgrind::WorkItem &) {
+  for (Watchpoint &w : m_breakpoints.watches()) {
+    if (!w.memory->isAddressValid(w.address, w.size))
+      continue;
+    const auto *now = static_cast<const std::uint8_t *>(w.memory->getPointer(w.address));
+    if (std::equal(w.bytes.begin(), w.bytes.end(), now))
+      continue;
+    w.previous = w.bytes;
+    w.bytes.assign(now, now + w.size);
+    ++w.hits;
+    return w.number;
+  }
+  return std::nullopt;
+}
+
+void DebugSession::groupEnding(const oclgrind::WorkGroup &group) {
+  auto &watches = m_breakpoints.watches();
+  for (auto it = watches.begin(); it != watches.end();) {
+    if (it->group == &group) {
+      m_out << "\nWatchpoint " << it->number << " deleted: " << it->expression << ' ' << it->scope
+            << " went out of scope (its work-group finished)\n";
+      it = watches.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+DebugSession::Outcome DebugSession::cmdWatch(const std::string &a) {
+  std::string expression = trim(a);
+  auto parsed = parseExpression(expression);
+  if (!parsed) {
+    fail(parsed.error());
+    return {};
+  }
+  auto view = focusView();
+  if (!view) {
+    fail("watch needs a paused work-item: its names say which memory to watch");
+    return {};
+  }
+  ExpressionEvaluator evaluator(*view);
+  auto value = evaluator.evaluate(**parsed);
+  if (!value) {
+    fail(value.error());
+    return {};
+  }
+  std::size_t size = byteSize(value->type);
+  if (!value->place || size == 0) {
+    fail("cannot watch " + expression + ": it names no memory");
+    return {};
+  }
+  Watchpoint w;
+  w.expression = expression;
+  w.type = value->type;
+  w.memory = view->memoryOf(value->place->space);
+  w.address = value->place->address;
+  w.size = size;
+  if (!w.memory || !w.memory->isAddressValid(w.address, w.size)) {
+    fail("cannot watch " + expression + ": its memory cannot be read");
+    return {};
+  }
+  const oclgrind::WorkItem &item = view->item();
+  if (value->place->space == AddressSpace::Private) {
+    w.group = item.getWorkGroup();
+    w.scope = "of work-item " + idText(item.getGlobalID());
+  } else if (value->place->space == AddressSpace::Local) {
+    w.group = item.getWorkGroup();
+    w.scope = "of work-group " + idText(item.getWorkGroup()->getGroupID());
+  }
+  const auto *bytes = static_cast<const std::uint8_t *>(w.memory->getPointer(w.address));
+  w.bytes.assign(bytes, bytes + size);
+  const Watchpoint &added = m_breakpoints.watch(std::move(w));
+  m_out << "Watchpoint " << added.number << ": " << added.expression
+        << (added.scope.empty() ? std::string() : " (" + added.scope + ")") << '\n';
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdBarrier(const std::string &) {
+  if (m_phase != Phase::Paused) {
+    fail(m_phase == Phase::Before ? "the launch has not started (step first)" : "the launch has finished");
+    return {};
+  }
+  return Outcome{RunRequest{RunMode::Barrier, 0, {}}, false};
 }
 
 int DebugSession::run() {

@@ -44,6 +44,9 @@ public:
   RunRequest stopped(const Stop &stop) override;
   std::optional<int> breakpointAt(const oclgrind::WorkItem &item, const llvm::Instruction &next,
                                   const SourceLocation &where) override;
+  std::optional<int> watchHit(const oclgrind::WorkItem &item) override;
+  bool watching() const override { return !m_breakpoints.watches().empty(); }
+  void groupEnding(const oclgrind::WorkGroup &group) override;
 
 private:
   enum class Phase { Before, Paused, Finished };
@@ -90,6 +93,9 @@ private:
   Outcome cmdNext(const std::string &a);
   Outcome cmdFinish(const std::string &a);
   Outcome cmdUntil(const std::string &a);
+  Outcome cmdBarrier(const std::string &a);
+  Outcome cmdWatch(const std::string &a);
+  Outcome cmdPrintAll(const std::string &a);
   Outcome cmdWorkitem(const std::string &a);
   Outcome cmdWorkgroup(const std::string &a);
   Outcome cmdPrint(const std::string &a);

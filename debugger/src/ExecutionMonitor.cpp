@@ -17,7 +17,8 @@ bool sameId(oclgrind::Size3 a, oclgrind::Size3 b) {
 }
 
 bool pausesOnLines(RunMode mode) {
-  return mode == RunMode::Step || mode == RunMode::Next || mode == RunMode::Finish || mode == RunMode::Until;
+  return mode == RunMode::Step || mode == RunMode::Next || mode == RunMode::Finish ||
+         mode == RunMode::Until || mode == RunMode::Barrier;
 }
 
 // The instruction `item` runs after `ran`, which it has just run: Oclgrind moves its position only after
@@ -98,8 +99,6 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
                                            const oclgrind::TypedValue &) {
   ItemTrace &trace = m_items[item];
   ++trace.steps;
-  if (const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(instruction))
-    trace.declared.push_back({declare->getVariable(), declare->getAddress()});
 
   if (m_firstItem) {
     // The focus may not be the first work-item Oclgrind runs: switch to it before anything else runs.
@@ -109,8 +108,41 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
       focusOn(m_focus, ignored);
   }
 
+  if (instruction->getDebugLoc())
+    trace.lastLocated = instruction;
   const llvm::Instruction *next = nextAfter(item, instruction);
   std::size_t depth = item->getCallStack().size();
+  if (m_request.mode != RunMode::ToEnd && m_handler.watching() && instruction->mayWriteToMemory()) {
+    if (auto number = m_handler.watchHit(*item)) {
+      Stop stop;
+      stop.kind = StopKind::Watchpoint;
+      stop.item = item;
+      stop.next = next;
+      stop.where = locationOf(instruction);
+      stop.breakpoint = *number;
+      m_focus = item->getGlobalID();
+      pause(std::move(stop));
+      return;
+    }
+  }
+  if (m_request.mode == RunMode::Barrier && item->getWorkGroup() &&
+      (item->getState() == oclgrind::WorkItem::BARRIER || !next)) {
+    const oclgrind::WorkItem *focusItem = m_invocation->getCurrentWorkItem();
+    bool allFinished = false;
+    if (groupAtBarrier(*item->getWorkGroup(), allFinished) && focusItem &&
+        focusItem->getWorkGroup() == item->getWorkGroup()) {
+      Stop stop;
+      stop.kind = allFinished ? StopKind::GroupFinished : StopKind::GroupAtBarrier;
+      stop.item = item;
+      stop.next = next;
+      stop.where = locationOf(instruction);
+      std::string ignored;
+      oclgrind::Size3 focus = m_focus;
+      focusOn(focus, ignored); // the focus, not the last to arrive, is the work-item the user looks at
+      pause(std::move(stop));
+      return;
+    }
+  }
   if (!m_error.empty()) {
     Stop stop;
     stop.kind = StopKind::Error;
@@ -126,7 +158,7 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     return;
   }
   if (!next) {
-    if (isFocus(item) && pausesOnLines(m_request.mode)) {
+    if (isFocus(item) && pausesOnLines(m_request.mode) && m_request.mode != RunMode::Barrier) {
       Stop stop;
       stop.kind = StopKind::WorkItemFinished;
       stop.item = item;
@@ -135,7 +167,8 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     }
     return;
   }
-  if (item->getState() == oclgrind::WorkItem::BARRIER && isFocus(item) && pausesOnLines(m_request.mode)) {
+  if (item->getState() == oclgrind::WorkItem::BARRIER && isFocus(item) && pausesOnLines(m_request.mode) &&
+      m_request.mode != RunMode::Barrier) {
     Stop stop;
     stop.kind = StopKind::Barrier;
     stop.item = item;
@@ -190,6 +223,7 @@ void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::
            where.file == m_request.file) ||
           depth < m_startDepth;
     break;
+  case RunMode::Barrier:
   case RunMode::Continue:
   case RunMode::ToEnd:
     break;
@@ -247,7 +281,26 @@ bool ExecutionMonitor::groupFinished(oclgrind::Size3 group) const {
   return index < m_groupDone.size() && m_groupDone[index];
 }
 
+bool ExecutionMonitor::groupAtBarrier(const oclgrind::WorkGroup &group, bool &allFinished) const {
+  oclgrind::Size3 size = group.getGroupSize();
+  allFinished = true;
+  for (std::size_t z = 0; z < size.z; ++z)
+    for (std::size_t y = 0; y < size.y; ++y)
+      for (std::size_t x = 0; x < size.x; ++x) {
+        const oclgrind::WorkItem *other = group.getWorkItem(oclgrind::Size3(x, y, z));
+        if (!other)
+          continue;
+        oclgrind::WorkItem::State state = other->getState();
+        if (state != oclgrind::WorkItem::FINISHED)
+          allFinished = false;
+        if (state == oclgrind::WorkItem::READY)
+          return false;
+      }
+  return true;
+}
+
 void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
+  m_handler.groupEnding(*group);
   oclgrind::Size3 id = group->getGroupID();
   oclgrind::Size3 groups = m_invocation->getNumGroups();
   std::size_t index = id.x + id.y * groups.x + id.z * groups.x * groups.y;

@@ -36,32 +36,37 @@ class WorkItem;
 
 namespace clcapture::debug {
 
-/// A local variable the work-item has declared so far (llvm.dbg.declare: the variable lives at `storage`).
-struct DeclaredVariable {
-  const llvm::DILocalVariable *variable = nullptr;
-  const llvm::Value *storage = nullptr;
-};
-
 /// What the monitor knows of one work-item of a running group.
 struct ItemTrace {
-  std::vector<DeclaredVariable> declared;
   SourceLocation last;       ///< the line it is in
   std::size_t lastDepth = 0; ///< its call depth there
   std::size_t steps = 0;     ///< instructions it has executed
+  const llvm::Instruction *lastLocated =
+      nullptr; ///< the last instruction with a line it ran (scopes once finished)
 };
 
-enum class StopKind { Step, Breakpoint, Barrier, WorkItemFinished, Error };
+enum class StopKind {
+  Step,
+  Breakpoint,
+  Watchpoint,
+  Barrier,
+  GroupAtBarrier,
+  GroupFinished,
+  WorkItemFinished,
+  Error
+};
 
 struct Stop {
   StopKind kind = StopKind::Step;
   const oclgrind::WorkItem *item = nullptr;
   const llvm::Instruction *next = nullptr; ///< what the item runs next; nullptr when it has finished
   SourceLocation where;                    ///< next's location
-  int breakpoint = 0;                      ///< StopKind::Breakpoint: its number
+  int breakpoint = 0;                      ///< StopKind::Breakpoint and Watchpoint: its number
   std::string message;                     ///< StopKind::Error: what Oclgrind reported
 };
 
-enum class RunMode { Step, Next, Finish, Until, Continue, ToEnd };
+/// Barrier: until every work-item of the focused one's group waits at a barrier (or has finished).
+enum class RunMode { Step, Next, Finish, Until, Barrier, Continue, ToEnd };
 
 struct RunRequest {
   RunMode mode = RunMode::Continue;
@@ -77,6 +82,13 @@ public:
   /// Whether a breakpoint stops `item` about to run `next` at `where`: its number, else nullopt.
   virtual std::optional<int> breakpointAt(const oclgrind::WorkItem &item, const llvm::Instruction &next,
                                           const SourceLocation &where) = 0;
+  /// Whether `item`'s instruction that may write memory has changed a watched location: its number, else
+  /// nullopt (the handler keeps the watched bytes and reports old and new values).
+  virtual std::optional<int> watchHit(const oclgrind::WorkItem &item) = 0;
+  /// Whether any watchpoint is set (the monitor asks watchHit only then).
+  virtual bool watching() const = 0;
+  /// The group's memories are about to go away (its local memory, its work-items' private memories).
+  virtual void groupEnding(const oclgrind::WorkGroup &group) = 0;
 };
 
 class ExecutionMonitor : public oclgrind::Plugin {
@@ -111,6 +123,7 @@ private:
   void considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next, std::size_t depth,
                     bool enteredLine);
   void pause(Stop stop);
+  bool groupAtBarrier(const oclgrind::WorkGroup &group, bool &allFinished) const;
   bool isFocus(const oclgrind::WorkItem *item) const;
 
   StopHandler &m_handler;

@@ -24,7 +24,7 @@
 namespace clcapture::debug {
 
 void DebugSession::infoBreakpoints() {
-  if (m_breakpoints.all().empty()) {
+  if (m_breakpoints.all().empty() && m_breakpoints.watches().empty()) {
     m_out << "No breakpoints.\n";
     return;
   }
@@ -36,6 +36,10 @@ void DebugSession::infoBreakpoints() {
                   where.c_str(), b.hits, b.conditionText.c_str());
     m_out << trim(row) << '\n';
   }
+  for (const Watchpoint &w : m_breakpoints.watches())
+    m_out << w.number << "    watch " << w.expression
+          << (w.scope.empty() ? std::string() : " (" + w.scope + ")") << ", changed " << w.hits
+          << (w.hits == 1 ? " time" : " times") << '\n';
 }
 
 void DebugSession::infoLocals(bool arguments) {
@@ -296,7 +300,8 @@ DebugSession::Outcome DebugSession::cmdExamine(const std::string &a) {
         fail("the launch has not started: its buffers hold the captured bytes");
         return {};
       }
-      replay::ElementType type = replay::elementTypeOf(arg.typeName.value_or(""));
+      replay::ElementType type =
+          replay::elementTypeOf(arg.typeName.value_or(m_interpreter.argumentTypeName(arg.index)));
       std::size_t unit = type.unitBytes ? type.unitBytes : 1;
       std::vector<std::uint8_t> bytes = m_interpreter.memoryBytes(arg.memory);
       std::string line;
@@ -400,7 +405,8 @@ DebugSession::Outcome DebugSession::cmdCompare(const std::string &) {
       continue;
     }
     std::vector<std::uint8_t> after(captured->begin(), captured->end());
-    replay::ElementType type = replay::elementTypeOf(arg.typeName.value_or(""));
+    replay::ElementType type =
+        replay::elementTypeOf(arg.typeName.value_or(m_interpreter.argumentTypeName(arg.index)));
     replay::Comparison c =
         replay::compareBuffers(m_interpreter.memoryBytes(arg.memory), after, type, 4, plan.endianness);
     ++compared;
@@ -412,6 +418,44 @@ DebugSession::Outcome DebugSession::cmdCompare(const std::string &) {
     m_out << "no buffer has bytes captured after the launch (capture with --data-after)\n";
   else
     m_out << (differing ? "outputs differ from the capture's\n" : "outputs equal the capture's\n");
+  return {};
+}
+
+DebugSession::Outcome DebugSession::cmdPrintAll(const std::string &a) {
+  NumberFormat format;
+  std::string expression, count;
+  if (!splitFormat(a, format, expression, count) || !count.empty() || expression.empty()) {
+    fail("print-all takes [/F] and an expression");
+    return {};
+  }
+  auto parsed = parseExpression(expression);
+  if (!parsed) {
+    fail(parsed.error());
+    return {};
+  }
+  if (m_phase != Phase::Paused || !m_monitor) {
+    fail("no work-group is running");
+    return {};
+  }
+  const oclgrind::WorkGroup *group = m_monitor->invocation()->getCurrentWorkItem()->getWorkGroup();
+  oclgrind::Size3 size = group->getGroupSize();
+  for (std::size_t z = 0; z < size.z; ++z)
+    for (std::size_t y = 0; y < size.y; ++y)
+      for (std::size_t x = 0; x < size.x; ++x) {
+        const oclgrind::WorkItem *item = group->getWorkItem(oclgrind::Size3(x, y, z));
+        if (!item)
+          continue;
+        m_out << "work-item " << idText(item->getGlobalID()) << ": ";
+        const ItemTrace *trace = m_monitor->traceOf(item);
+        if (!trace) {
+          m_out << "<not started>\n";
+          continue;
+        }
+        WorkItemView view(m_interpreter.context(), *item, m_monitor->nextOf(item), trace);
+        ExpressionEvaluator evaluator(view);
+        auto value = evaluator.evaluate(**parsed);
+        m_out << (value ? formatValue(evaluator, *value, format) : "<" + value.error() + ">") << '\n';
+      }
   return {};
 }
 

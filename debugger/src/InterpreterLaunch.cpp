@@ -144,6 +144,10 @@ void InterpreterLaunch::run(oclgrind::Plugin &monitor) {
   m_context->unregisterPlugin(&monitor);
 }
 
+std::string InterpreterLaunch::argumentTypeName(unsigned index) const {
+  return m_kernel->getArgumentTypeName(index).str();
+}
+
 std::vector<std::uint8_t> InterpreterLaunch::memoryBytes(std::size_t index) const {
   const replay::MemorySpec &m = m_launch.plan.memory.at(index);
   std::vector<std::uint8_t> bytes(m.size);

@@ -44,6 +44,8 @@ public:
   /// Plugs `monitor` in and runs the launch to its end (every work-item, every group).
   void run(oclgrind::Plugin &monitor);
 
+  /// Argument `index`'s type as the kernel declares it (Oclgrind's CL_KERNEL_ARG_TYPE_NAME: "int*").
+  std::string argumentTypeName(unsigned index) const;
   /// Where memory object `index` of the plan starts in Oclgrind's global memory.
   std::size_t memoryAddress(std::size_t index) const { return m_addresses.at(index); }
   /// The bytes of memory object `index` now (after run(): what the kernel left there).

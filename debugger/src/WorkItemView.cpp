@@ -13,7 +13,10 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instruction.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
 namespace clcapture::debug {
@@ -42,43 +45,56 @@ WorkItemView::WorkItemView(const oclgrind::Context &context, const oclgrind::Wor
 
 std::vector<NamedVariable> WorkItemView::visible() const {
   std::vector<NamedVariable> found;
-  if (!m_next)
+  // A finished work-item sees what it saw at its last line.
+  const llvm::Instruction *at = m_next ? m_next : (m_trace ? m_trace->lastLocated : nullptr);
+  if (!at)
     return found;
-  auto chain = scopesAround(m_next->getDebugLoc().get());
-  // Locals: declared so far, in a scope around the next line; the innermost (then the latest) wins.
-  if (m_trace) {
-    std::vector<std::pair<std::size_t, NamedVariable>> ranked;
-    for (const DeclaredVariable &d : m_trace->declared) {
-      std::size_t depth = chain.size();
-      for (std::size_t i = 0; i < chain.size(); ++i)
-        if (chain[i] == d.variable->getScope()) {
-          depth = i;
-          break;
-        }
-      if (depth == chain.size())
-        continue;
-      NamedVariable v;
-      v.name = d.variable->getName().str();
-      v.type = d.variable->getType();
-      v.place.space = AddressSpace::Private;
-      v.place.address = m_item.getOperand(d.storage).getPointer();
-      v.argument = d.variable->getArg() != 0;
-      v.argumentNumber = d.variable->getArg();
-      ranked.emplace_back(depth, v);
-    }
-    // Innermost scope first; among one scope, the latest declaration first.
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
-    for (auto it = ranked.begin(); it != ranked.end(); ++it) {
-      bool shadowed = false;
-      for (const NamedVariable &earlier : found)
-        shadowed = shadowed || earlier.name == it->second.name;
-      if (!shadowed)
-        found.push_back(it->second);
-    }
+  auto chain = scopesAround(at->getDebugLoc().get());
+  // Locals and arguments: the function's llvm.dbg.declare records, in a scope around the line. At -O0 every
+  // variable's storage is an alloca of the entry block, which has run before any line of the function does
+  // (a variable declared further down the block is shown before its declaration, as gdb shows it).
+  const llvm::Function *current = at->getFunction();
+  std::vector<std::pair<std::size_t, NamedVariable>> ranked;
+  // A work-item that has not begun has no storage yet (m_trace: the monitor has seen it begin).
+  for (const llvm::Instruction &instruction : llvm::instructions(*current)) {
+    if (!m_trace)
+      break;
+    const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(&instruction);
+    if (!declare || !declare->getAddress())
+      continue;
+    const auto *storage = llvm::dyn_cast<llvm::AllocaInst>(declare->getAddress());
+    if (!storage && !llvm::isa<llvm::Argument>(declare->getAddress()))
+      continue;
+    std::size_t depth = chain.size();
+    for (std::size_t i = 0; i < chain.size(); ++i)
+      if (chain[i] == declare->getVariable()->getScope()) {
+        depth = i;
+        break;
+      }
+    if (depth == chain.size())
+      continue;
+    NamedVariable v;
+    v.name = declare->getVariable()->getName().str();
+    v.type = declare->getVariable()->getType();
+    v.place.space = AddressSpace::Private;
+    v.place.address = m_item.getOperand(declare->getAddress()).getPointer();
+    v.argument = declare->getVariable()->getArg() != 0;
+    v.argumentNumber = declare->getVariable()->getArg();
+    ranked.emplace_back(depth, v);
+  }
+  // Innermost scope first; in one scope, the later declaration first (C's shadowing).
+  std::reverse(ranked.begin(), ranked.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const auto &entry : ranked) {
+    bool shadowed = false;
+    for (const NamedVariable &earlier : found)
+      shadowed = shadowed || earlier.name == entry.second.name;
+    if (!shadowed)
+      found.push_back(entry.second);
   }
   // __local and static variables of the function, then program-scope variables.
-  const llvm::Function *function = m_next->getFunction();
+  const llvm::Function *function = current;
   const llvm::DISubprogram *program = function ? function->getSubprogram() : nullptr;
   const llvm::Module *module = function ? function->getParent() : nullptr;
   if (!module)
@@ -155,6 +171,10 @@ oclgrind::Memory *memoryFor(const oclgrind::Context &context, const oclgrind::Wo
 }
 
 } // namespace
+
+oclgrind::Memory *WorkItemView::memoryOf(AddressSpace space) const {
+  return memoryFor(m_context, m_item, space);
+}
 
 bool WorkItemView::read(const Place &place, std::size_t size, std::uint8_t *out) const {
   oclgrind::Memory *memory = memoryFor(m_context, m_item, place.space);

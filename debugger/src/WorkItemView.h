@@ -1,7 +1,7 @@
 //===- WorkItemView.h - One paused work-item's variables and memory -*- C++ -*-===//
 //
-// The names a work-item can see where it is paused, as C scoping says: its local variables and arguments
-// declared so far in the lexical blocks around its next line (llvm.dbg.declare, innermost first), the
+// The names a work-item can see where it is paused, as C scoping says: its local variables and arguments in
+// the lexical blocks around its next line (the function's llvm.dbg.declare records, innermost first), the
 // function's __local and static variables, program-scope variables. Each name is a place (address space and
 // Oclgrind address) and a type from the debug information; reads and writes go to the memory the address
 // space names: the work-item's private memory, its group's local memory, the launch's global memory.
@@ -25,6 +25,7 @@ class Instruction;
 
 namespace oclgrind {
 class Context;
+class Memory;
 class WorkItem;
 } // namespace oclgrind
 
@@ -60,6 +61,8 @@ public:
   /// Reads or writes `size` bytes at `place`; false when no memory of its space holds them all.
   bool read(const Place &place, std::size_t size, std::uint8_t *out) const;
   bool write(const Place &place, const std::uint8_t *bytes, std::size_t size) const;
+  /// The memory a place of this work-item is in (its private memory, its group's local memory, global).
+  oclgrind::Memory *memoryOf(AddressSpace space) const;
 
 private:
   std::vector<NamedVariable> visible() const;

@@ -2,7 +2,7 @@
 """clcapture-debug on captures the real layer made on PoCL: scripted sessions (--batch -x FILE) whose printed
 values are checked against values computed here from the captured input bytes, and bad input.
 
-usage: session_test.py SCENARIO --debug BIN --launcher BIN --samples DIR
+usage: session_test.py SCENARIO --debug BIN --launcher BIN --samples DIR --corpus DIR
 
 SCENARIO
   breakpoint   a conditional breakpoint inside the reduction loop (`break 7 if l == 1 && s == 2`) stops
@@ -14,6 +14,14 @@ SCENARIO
   focus        `step` starts at work-item 0's first line; `next` to the barrier, where it waits; `workitem 5`
                switches inside the group, `workitem 12` starts group 1; get_group_id, get_local_id, l and the
                work-item table say so; finished groups cannot be focused
+  watch        `watch scratch[3]` from work-item 0 stops work-item 3 writing in[3] there (local memory, another
+               work-item); `barrier` brings the group to its first barrier, where `print-all scratch[l]` is
+               each work-item's input; `print-all l` is each local id
+  helper       tests/kernels/control/helper.cl (kernel → put → twice): `break twice`, `backtrace` names the
+               three frames, `finish` returns to put with v = the work-item's id, `continue` stops work-item 1
+               with x = 1; after the run a[i] = 2·i
+  finished     `break 14 if l == 7`: work-items 0–6 of the group have finished; `workitem 3` focuses a
+               finished one and `print l` still reads its 3
   bad-input    a missing capture, --launch past the capture, a launch without its buffer bytes: one line and
                exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1
 """
@@ -27,6 +35,8 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels"))
+import run_kernel  # noqa: E402  (a capture folder from a corpus kernel's header)
 
 POCL = "/etc/OpenCL/vendors/pocl.icd"
 
@@ -140,6 +150,53 @@ def scenario_focus(args, tmp):
     check("error: the launch has finished" in out, "workitem after the end accepted")
 
 
+def scenario_watch(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    data = captured_input(folder)
+    out = session(args, folder, ["step", "watch scratch[3]", "continue", "print l", "delete", "barrier",
+                                 "print-all scratch[l]", "print-all l", "info breakpoints", "run"])
+    check("Watchpoint 1: scratch[3] (of work-group (0))" in out, "watch did not name the group's local memory")
+    check(f"New value = {data[3]}\nwork-item (3) wrote it at " in out, "the watch did not catch work-item 3's write")
+    check(printed(out, "l") == "3", "the watch did not focus the writer")
+    check("every work-item of work-group (0) waits at a barrier" in out, "barrier did not stop at the barrier")
+    for i in range(8):
+        check(f"work-item ({i}): {data[i]}" in out, f"print-all scratch[l]: work-item {i} should show in[{i}]")
+        check(f"work-item ({i}): {i}\n" in out, f"print-all l: work-item {i}")
+
+
+def scenario_helper(args, tmp):
+    kernel = os.path.join(args.corpus, "control", "helper.cl")
+    with open(kernel) as f:
+        text = f.read()
+    expected, options, _ = run_kernel.parse_header(text)
+    entry, params, inst, launch = run_kernel.launch_of(text, options)
+    launch["data"]["a"] = "int:" + ",".join(["0"] * 64)
+    folder = os.path.join(tmp, "cap")
+    run_kernel.build_capture(folder, "helper.cl", text, entry, params, inst, launch)
+    out = session(args, folder, ["break twice", "run", "backtrace", "print x", "finish", "print v", "print i",
+                                 "continue", "print x", "delete", "run", "x/4 a"])
+    check("#0  twice () at helper.cl:3\n#1  put () at helper.cl:4\n#2  helper () at helper.cl:7" in out,
+          "backtrace does not name twice, put and helper")
+    check(printed(out, "x") == "0", "work-item 0's x in twice")
+    check(printed(out, "v") == "0" and printed(out, "i") == "0", "finish did not return to put")
+    check("Breakpoint 1, work-item (1) at helper.cl:3" in out, "continue did not stop work-item 1 in twice")
+    xs = re.findall(r"\(clcapture-debug\) print x\n\$\d+ = (\d+)", out)
+    check(xs == ["0", "1"], f"x in twice: {xs}")
+    check("a[0]:\t0\t2\t4\t6" in out, "the launch did not write 2·i")
+
+
+def scenario_finished(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    out = session(args, folder, ["break 14 if l == 7", "run", "info workitems", "workitem 3", "print l",
+                                 "print-all l", "run"])
+    check("Breakpoint 1, work-item (7) at " in out, "the breakpoint did not stop work-item 7")
+    check(re.search(r"^  work-item \(3\)\s+finished$", out, re.M), "info workitems: work-item 3 finished")
+    check("[switching to work-item (3)]\nwork-item (3) has finished" in out, "workitem 3 was not focused")
+    check(printed(out, "l") == "3", "a finished work-item's l")
+
+
 def scenario_bad_input(args, tmp):
     r = run([args.debug, os.path.join(tmp, "none")], want=10)
     check(r.stderr.count("\n") == 1 and "clcapture-debug: error:" in r.stderr, "a missing capture: one line")
@@ -167,8 +224,10 @@ def main():
     p.add_argument("--debug", required=True)
     p.add_argument("--launcher", required=True)
     p.add_argument("--samples", required=True)
+    p.add_argument("--corpus", required=True)
     args = p.parse_args()
     scenarios = {"breakpoint": scenario_breakpoint, "set-var": scenario_set_var, "focus": scenario_focus,
+                 "watch": scenario_watch, "helper": scenario_helper, "finished": scenario_finished,
                  "bad-input": scenario_bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:
