@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   } else {
     input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
   }
-  DebugSession session(*opened, **interpreter, *input, std::cout);
+  DebugSession session(*opened, std::move(*interpreter), *input, std::cout);
   if (!output.empty())
     session.writeOutputsTo(output);
   return session.run();

@@ -31,9 +31,9 @@ const char *const kPrompt = "(clcapture-debug) ";
 
 } // namespace
 
-DebugSession::DebugSession(const CapturedLaunch &launch, InterpreterLaunch &interpreter, CommandInput &input,
-                           std::ostream &out)
-    : m_launch(launch), m_interpreter(interpreter), m_input(input), m_out(out) {
+DebugSession::DebugSession(const CapturedLaunch &launch, std::unique_ptr<InterpreterLaunch> interpreter,
+                           CommandInput &input, std::ostream &out)
+    : m_launch(launch), m_interpreter(std::move(interpreter)), m_input(input), m_out(out) {
   m_kernelFile = launch.plan.kernelFile.filename().string();
   m_commands = {
       {"help", {"h"}, &DebugSession::cmdHelp, "help [COMMAND]: the commands, or one command's use"},
@@ -66,6 +66,20 @@ DebugSession::DebugSession(const CapturedLaunch &launch, InterpreterLaunch &inte
        &DebugSession::cmdFinish,
        "finish: the focused work-item out of the helper it is in"},
       {"until", {"u"}, &DebugSession::cmdUntil, "until LINE: the focused work-item to LINE of its function"},
+      {"reverse-step",
+       {"rs"},
+       &DebugSession::cmdReverseStep,
+       "reverse-step: the focused work-item back to the line it entered before this one (the launch "
+       "re-runs)"},
+      {"reverse-next",
+       {"rn"},
+       &DebugSession::cmdReverseNext,
+       "reverse-next: back to the previous line of this function, over calls"},
+      {"reverse-continue",
+       {"rc"},
+       &DebugSession::cmdReverseContinue,
+       "reverse-continue: back to the last breakpoint hit before now (or the focused work-item's first "
+       "line)"},
       {"barrier",
        {},
        &DebugSession::cmdBarrier,
@@ -174,7 +188,7 @@ std::unique_ptr<WorkItemView> DebugSession::focusView() const {
   const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
   if (!item || !(item->getGlobalID() == m_focus))
     return nullptr;
-  return std::make_unique<WorkItemView>(m_interpreter.context(), *item, m_monitor->nextOf(item),
+  return std::make_unique<WorkItemView>(m_interpreter->context(), *item, m_monitor->nextOf(item),
                                         m_monitor->traceOf(item));
 }
 
@@ -258,12 +272,14 @@ std::optional<int> DebugSession::breakpointAt(const oclgrind::WorkItem &item, co
                                               const SourceLocation &where) {
   for (Breakpoint *b : m_breakpoints.at(where)) {
     if (b->condition) {
-      WorkItemView view(m_interpreter.context(), item, &next,
+      WorkItemView view(m_interpreter->context(), item, &next,
                         m_monitor ? m_monitor->traceOf(&item) : nullptr);
       ExpressionEvaluator evaluator(view);
       auto value = evaluator.evaluate(*b->condition);
       auto truth = value ? evaluator.truth(*value) : format::Expected<bool>(format::fail(value.error()));
-      if (!truth) {
+      if (!truth && m_scanning) {
+        continue;
+      } else if (!truth) {
         // gdb stops where a condition cannot be evaluated, and says why.
         m_out << "error in the condition of breakpoint " << b->number << " (" << b->conditionText
               << "): " << truth.error() << '\n';
@@ -271,7 +287,8 @@ std::optional<int> DebugSession::breakpointAt(const oclgrind::WorkItem &item, co
         continue;
       }
     }
-    ++b->hits;
+    if (!m_scanning)
+      ++b->hits;
     return b->number;
   }
   return std::nullopt;
@@ -354,12 +371,109 @@ DebugSession::Outcome DebugSession::cmdWatch(const std::string &a) {
   return {};
 }
 
+void DebugSession::reported(const std::string &message) {
+  m_out << "Oclgrind reported:\n  " << message << '\n';
+}
+
+void DebugSession::newInterpreter() {
+  auto fresh = InterpreterLaunch::create(m_launch);
+  if (!fresh) { // it was built once already: only a resource failure gets here
+    m_out << "error: cannot re-run the launch: " << fresh.error() << '\n';
+    endSession();
+  }
+  m_interpreter = std::move(*fresh);
+}
+
+DebugSession::Outcome DebugSession::rewind(Rewind::Kind kind, oclgrind::Size3 item) {
+  if (m_phase != Phase::Paused || !m_monitor) {
+    fail(m_phase == Phase::Before ? "the launch has not started" : "the launch has finished");
+    return {};
+  }
+  Rewind r;
+  r.kind = kind;
+  r.from = m_monitor->clock();
+  r.item = item;
+  const oclgrind::WorkItem *current = m_monitor->invocation()->getCurrentWorkItem();
+  r.depth = current ? current->getCallStack().size() : 0;
+  m_rewind = r;
+  return Outcome{runRequest(RunMode::Abort, 0, {}, 0, {}), false};
+}
+
+std::optional<RunRequest> DebugSession::planRewind(const Rewind &r) {
+  // Watchpoints hold the memory of the run that ends here.
+  for (const Watchpoint &w : m_breakpoints.watches())
+    m_out << "Watchpoint " << w.number << " deleted: the launch is re-run (set it again where you stop)\n";
+  m_breakpoints.watches().clear();
+  // First re-run: to the present, noting the moments the target may be.
+  newInterpreter();
+  RunRequest scan{RunMode::Scan, 0, {}, r.from, r.item};
+  std::vector<LineEntry> entries;
+  std::vector<std::uint64_t> hits;
+  {
+    ExecutionMonitor monitor(&m_interpreter->context(), *this, scan, m_focus, m_timeline);
+    m_monitor = &monitor; // breakpoint conditions read the scanned work-items' variables
+    m_interpreter->run(monitor);
+    m_monitor = nullptr;
+    entries = monitor.scannedEntries();
+    hits = monitor.scannedHits();
+  }
+  std::optional<std::uint64_t> target;
+  switch (r.kind) {
+  case Rewind::Kind::Step:
+  case Rewind::Kind::Next:
+    for (const LineEntry &e : entries)
+      if (e.clock < r.from && (r.kind == Rewind::Kind::Step || e.depth <= r.depth))
+        target = e.clock;
+    break;
+  case Rewind::Kind::Continue:
+    for (std::uint64_t h : hits)
+      if (h < r.from)
+        target = h;
+    break;
+  case Rewind::Kind::FinishedItem:
+    if (!entries.empty())
+      target = entries.back().clock;
+    break;
+  }
+  if (!target && !entries.empty() && r.kind != Rewind::Kind::FinishedItem) {
+    // gdb's end of history: the work-item's first line past the kernel's prologue (else its first line).
+    m_out << "No more reverse-execution history: back at work-item " << idText(r.item) << "'s first line.\n";
+    target = entries.front().clock;
+    for (const LineEntry &e : entries)
+      if (e.function && e.line == firstLineOf(*e.function) && e.clock <= r.from) {
+        target = e.clock;
+        break;
+      }
+  }
+  if (!target) {
+    m_out << "No more reverse-execution history.\n";
+    target = r.from;
+  }
+  // Second re-run: to the moment chosen, where it pauses; what the user changed after it is forgotten.
+  m_timeline.truncateAfter(*target);
+  newInterpreter();
+  m_focus = r.item;
+  return runRequest(RunMode::Replay, 0, {}, *target, {});
+}
+
+DebugSession::Outcome DebugSession::cmdReverseStep(const std::string &) {
+  return rewind(Rewind::Kind::Step, m_focus);
+}
+
+DebugSession::Outcome DebugSession::cmdReverseNext(const std::string &) {
+  return rewind(Rewind::Kind::Next, m_focus);
+}
+
+DebugSession::Outcome DebugSession::cmdReverseContinue(const std::string &) {
+  return rewind(Rewind::Kind::Continue, m_focus);
+}
+
 DebugSession::Outcome DebugSession::cmdBarrier(const std::string &) {
   if (m_phase != Phase::Paused) {
     fail(m_phase == Phase::Before ? "the launch has not started (step first)" : "the launch has finished");
     return {};
   }
-  return Outcome{RunRequest{RunMode::Barrier, 0, {}}, false};
+  return Outcome{runRequest(RunMode::Barrier, 0, {}), false};
 }
 
 int DebugSession::run() {
@@ -373,10 +487,19 @@ int DebugSession::run() {
   Outcome first = commandLoop();
   if (first.quit)
     endSession();
-  ExecutionMonitor monitor(&m_interpreter.context(), *this, *first.resume, m_focus);
-  m_monitor = &monitor;
-  m_interpreter.run(monitor);
-  m_monitor = nullptr;
+  RunRequest request = *first.resume;
+  while (true) {
+    ExecutionMonitor monitor(&m_interpreter->context(), *this, request, m_focus, m_timeline);
+    m_monitor = &monitor;
+    m_interpreter->run(monitor);
+    m_monitor = nullptr;
+    if (!m_rewind)
+      break;
+    Rewind r = *m_rewind;
+    m_rewind.reset();
+    auto next = planRewind(r);
+    request = next ? *next : runRequest(RunMode::Replay, {}, {}, r.from, {});
+  }
   m_phase = Phase::Finished;
   m_out << "[launch " << m_launch.plan.index << " finished: every work-item ran to its end]\n";
   if (m_outputFolder)
@@ -395,7 +518,7 @@ void DebugSession::writeOutputs() {
   for (const replay::ArgPlan &arg : plan.args) {
     if (arg.role != replay::ArgRole::Memory)
       continue;
-    std::vector<std::uint8_t> bytes = m_interpreter.memoryBytes(arg.memory);
+    std::vector<std::uint8_t> bytes = m_interpreter->memoryBytes(arg.memory);
     std::filesystem::path file = folder / ("arg" + std::to_string(arg.index) + ".bin");
     auto written = format::writeFileAtomically(file, bytes.data(), bytes.size());
     if (!written)
@@ -501,7 +624,7 @@ DebugSession::Outcome DebugSession::cmdHelp(const std::string &a) {
 }
 
 DebugSession::Outcome DebugSession::cmdBreak(const std::string &a) {
-  auto added = m_breakpoints.add(a, false, *m_interpreter.kernelFunction().getParent(), m_kernelFile);
+  auto added = m_breakpoints.add(a, false, *m_interpreter->kernelFunction().getParent(), m_kernelFile);
   if (!added) {
     fail(added.error());
     return {};
@@ -514,7 +637,7 @@ DebugSession::Outcome DebugSession::cmdBreak(const std::string &a) {
 }
 
 DebugSession::Outcome DebugSession::cmdTbreak(const std::string &a) {
-  auto added = m_breakpoints.add(a, true, *m_interpreter.kernelFunction().getParent(), m_kernelFile);
+  auto added = m_breakpoints.add(a, true, *m_interpreter->kernelFunction().getParent(), m_kernelFile);
   if (!added) {
     fail(added.error());
     return {};
@@ -563,16 +686,16 @@ DebugSession::Outcome DebugSession::cmdInfo(const std::string &a) {
 
 DebugSession::Outcome DebugSession::cmdRun(const std::string &) {
   if (m_phase == Phase::Before)
-    return Outcome{RunRequest{RunMode::Continue, 0, {}}, false};
+    return Outcome{runRequest(RunMode::Continue, 0, {}), false};
   if (m_phase == Phase::Finished) {
     fail("the launch has finished");
     return {};
   }
-  return Outcome{RunRequest{RunMode::ToEnd, 0, {}}, false};
+  return Outcome{runRequest(RunMode::ToEnd, 0, {}), false};
 }
 
 DebugSession::Outcome DebugSession::cmdContinue(const std::string &) {
-  return Outcome{resumeOrRefuse(RunRequest{RunMode::Continue, 0, {}}), false};
+  return Outcome{resumeOrRefuse(runRequest(RunMode::Continue, 0, {})), false};
 }
 
 DebugSession::Outcome DebugSession::cmdStep(const std::string &a) {
@@ -581,7 +704,7 @@ DebugSession::Outcome DebugSession::cmdStep(const std::string &a) {
     fail("step takes a positive count");
     return {};
   }
-  RunRequest r{RunMode::Step, 0, {}};
+  RunRequest r = runRequest(RunMode::Step);
   m_repeat = static_cast<unsigned>(*count - 1);
   m_repeatRequest = r;
   return Outcome{resumeOrRefuse(focusHasBegun() ? r : startRequest()), false};
@@ -596,7 +719,7 @@ bool DebugSession::focusHasBegun() const {
 
 RunRequest DebugSession::startRequest() const {
   // The first step stops where gdb's would: the kernel's first line past its prologue.
-  return RunRequest{RunMode::Until, firstLineOf(m_interpreter.kernelFunction()), {}};
+  return runRequest(RunMode::Until, firstLineOf(m_interpreter->kernelFunction()), {});
 }
 
 DebugSession::Outcome DebugSession::cmdNext(const std::string &a) {
@@ -605,7 +728,7 @@ DebugSession::Outcome DebugSession::cmdNext(const std::string &a) {
     fail("next takes a positive count");
     return {};
   }
-  RunRequest r{RunMode::Next, 0, {}};
+  RunRequest r = runRequest(RunMode::Next);
   m_repeat = static_cast<unsigned>(*count - 1);
   m_repeatRequest = r;
   return Outcome{resumeOrRefuse(focusHasBegun() ? r : startRequest()), false};
@@ -616,7 +739,7 @@ DebugSession::Outcome DebugSession::cmdFinish(const std::string &) {
     fail("\"finish\" not meaningful in the kernel's outermost frame");
     return {};
   }
-  return Outcome{RunRequest{RunMode::Finish, 0, {}}, false};
+  return Outcome{runRequest(RunMode::Finish, 0, {}), false};
 }
 
 DebugSession::Outcome DebugSession::cmdUntil(const std::string &a) {
@@ -626,7 +749,7 @@ DebugSession::Outcome DebugSession::cmdUntil(const std::string &a) {
     return {};
   }
   std::string file = m_stop ? m_stop->where.file : std::string();
-  return Outcome{resumeOrRefuse(RunRequest{RunMode::Until, static_cast<unsigned>(*line), file}), false};
+  return Outcome{resumeOrRefuse(runRequest(RunMode::Until, static_cast<unsigned>(*line), file)), false};
 }
 
 DebugSession::Outcome DebugSession::cmdWorkitem(const std::string &a) {
@@ -664,6 +787,11 @@ DebugSession::Outcome DebugSession::cmdWorkitem(const std::string &a) {
     return {};
   }
   std::string why;
+  if (m_monitor->inFinishedGroup(id)) {
+    m_out << "[work-item " << idText(id)
+          << " has finished with its group: the launch re-runs to its last line]\n";
+    return rewind(Rewind::Kind::FinishedItem, id);
+  }
   if (!m_monitor->focusOn(id, why)) {
     fail("cannot focus work-item " + idText(id) + ": " + why);
     return {};

@@ -30,8 +30,8 @@ class WorkItemView;
 
 class DebugSession : public StopHandler {
 public:
-  DebugSession(const CapturedLaunch &launch, InterpreterLaunch &interpreter, CommandInput &input,
-               std::ostream &out);
+  DebugSession(const CapturedLaunch &launch, std::unique_ptr<InterpreterLaunch> interpreter,
+               CommandInput &input, std::ostream &out);
 
   /// After the launch, write each buffer argument to DIR/<index>/arg<N>.bin (clcapture-replay --output's
   /// layout, so the two can be compared file by file).
@@ -47,6 +47,8 @@ public:
   std::optional<int> watchHit(const oclgrind::WorkItem &item) override;
   bool watching() const override { return !m_breakpoints.watches().empty(); }
   void groupEnding(const oclgrind::WorkGroup &group) override;
+  void reported(const std::string &message) override;
+  void scanning(bool on) override { m_scanning = on; }
 
 private:
   enum class Phase { Before, Paused, Finished };
@@ -94,6 +96,9 @@ private:
   Outcome cmdFinish(const std::string &a);
   Outcome cmdUntil(const std::string &a);
   Outcome cmdBarrier(const std::string &a);
+  Outcome cmdReverseStep(const std::string &a);
+  Outcome cmdReverseNext(const std::string &a);
+  Outcome cmdReverseContinue(const std::string &a);
   Outcome cmdWatch(const std::string &a);
   Outcome cmdPrintAll(const std::string &a);
   Outcome cmdWorkitem(const std::string &a);
@@ -107,13 +112,28 @@ private:
   Outcome cmdQuit(const std::string &a);
 
   void writeOutputs();
+  /// Going back: where to, decided after a scan of the launch up to now.
+  struct Rewind {
+    enum class Kind { Step, Next, Continue, FinishedItem };
+    Kind kind = Kind::Step;
+    std::uint64_t from = 0; ///< the present
+    oclgrind::Size3 item;   ///< whose line entries the scan notes
+    std::size_t depth = 0;  ///< reverse-next: the present's call depth
+  };
+  Outcome rewind(Rewind::Kind kind, oclgrind::Size3 item);
+  /// Runs the two re-runs of a rewind; the request that takes the launch to the moment chosen.
+  std::optional<RunRequest> planRewind(const Rewind &r);
+  void newInterpreter();
   void infoLocals(bool arguments);
   void infoWorkitems();
   void infoBreakpoints();
   void infoLaunch();
 
   const CapturedLaunch &m_launch;
-  InterpreterLaunch &m_interpreter;
+  std::unique_ptr<InterpreterLaunch> m_interpreter;
+  Timeline m_timeline;
+  std::optional<Rewind> m_rewind;
+  bool m_scanning = false;
   CommandInput &m_input;
   std::ostream &m_out;
   std::vector<Command> m_commands;

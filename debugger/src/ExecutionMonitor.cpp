@@ -1,9 +1,12 @@
 //===- ExecutionMonitor.cpp - Where the interpreted launch pauses -------------===//
 #include "ExecutionMonitor.h"
 
+#include <Context.h>
 #include <KernelInvocation.h>
+#include <Memory.h>
 #include <WorkGroup.h>
 #include <WorkItem.h>
+#include <cstring>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -53,8 +56,51 @@ const llvm::Instruction *nextAfter(const oclgrind::WorkItem *item, const llvm::I
 } // namespace
 
 ExecutionMonitor::ExecutionMonitor(const oclgrind::Context *context, StopHandler &handler, RunRequest first,
-                                   oclgrind::Size3 focus)
-    : oclgrind::Plugin(context), m_handler(handler), m_request(std::move(first)), m_focus(focus) {}
+                                   oclgrind::Size3 focus, Timeline &timeline)
+    : oclgrind::Plugin(context), m_handler(handler), m_request(std::move(first)), m_focus(focus),
+      m_timeline(timeline) {
+  m_handler.scanning(m_request.mode == RunMode::Scan);
+}
+
+bool ExecutionMonitor::silent() const {
+  return m_request.mode == RunMode::Scan || m_request.mode == RunMode::Replay || m_aborting;
+}
+
+void ExecutionMonitor::tick() {
+  ++m_clock;
+  const auto &actions = m_timeline.actions();
+  while (m_nextAction < actions.size() && actions[m_nextAction].clock <= m_clock) {
+    const TimelineAction &a = actions[m_nextAction++];
+    if (a.clock != m_clock)
+      continue;
+    if (a.kind == TimelineAction::Kind::Focus) {
+      std::string ignored;
+      oclgrind::Size3 keep = m_focus;
+      focusOn(a.id, ignored);
+      if (silent())
+        m_focus = keep; // a re-run pauses on the work-item it was asked for
+
+      continue;
+    }
+    const oclgrind::WorkItem *item = m_invocation->getCurrentWorkItem();
+    oclgrind::Memory *memory = a.space == AddressSpace::Private ? item->getPrivateMemory()
+                               : a.space == AddressSpace::Local ? item->getWorkGroup()->getLocalMemory()
+                                                                : m_context->getGlobalMemory();
+    if (memory->isAddressValid(a.address, a.bytes.size()))
+      std::memcpy(memory->getPointer(a.address), a.bytes.data(), a.bytes.size());
+  }
+}
+
+void ExecutionMonitor::recordWrite(AddressSpace space, std::size_t address, std::vector<std::uint8_t> bytes) {
+  TimelineAction a;
+  a.clock = m_clock;
+  a.kind = TimelineAction::Kind::Write;
+  a.space = space;
+  a.address = address;
+  a.bytes = std::move(bytes);
+  m_timeline.record(std::move(a));
+  m_nextAction = m_timeline.actions().size();
+}
 
 void ExecutionMonitor::kernelBegin(const oclgrind::KernelInvocation *invocation) {
   m_invocation = invocation;
@@ -85,26 +131,39 @@ const llvm::Instruction *ExecutionMonitor::nextOf(const oclgrind::WorkItem *item
 }
 
 void ExecutionMonitor::workItemBegin(const oclgrind::WorkItem *item) {
+  tick();
   ItemTrace &trace = m_items[item];
   const llvm::Instruction *first = item->getCurrentInstruction();
   SourceLocation where = locationOf(first);
+  if (m_request.mode == RunMode::Replay && m_clock == m_request.clock) {
+    Stop stop;
+    stop.item = item;
+    stop.next = first;
+    stop.where = where;
+    pause(std::move(stop));
+    return;
+  }
   if (where.known()) {
     trace.last = where;
     considerStop(item, first, 0, true);
   }
+  if (m_request.mode == RunMode::Scan && m_clock >= m_request.clock)
+    pause(Stop{});
 }
 
 void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
                                            const llvm::Instruction *instruction,
                                            const oclgrind::TypedValue &) {
+  tick();
   ItemTrace &trace = m_items[item];
   ++trace.steps;
 
   if (m_firstItem) {
-    // The focus may not be the first work-item Oclgrind runs: switch to it before anything else runs.
+    // The focus may not be the first work-item Oclgrind runs: switch to it before anything else runs (a
+    // re-run takes the switch from the timeline).
     m_firstItem = false;
     std::string ignored;
-    if (pausesOnLines(m_request.mode) && !isFocus(item))
+    if (pausesOnLines(m_request.mode) && !isFocus(item) && !silent())
       focusOn(m_focus, ignored);
   }
 
@@ -112,6 +171,35 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     trace.lastLocated = instruction;
   const llvm::Instruction *next = nextAfter(item, instruction);
   std::size_t depth = item->getCallStack().size();
+  if (silent()) {
+    // A re-run keeps each work-item's line as a live run does, so that its pause and what follows match.
+    SourceLocation where = locationOf(next);
+    bool entered = next && where.known() &&
+                   (where.line != trace.last.line || where.file != trace.last.file ||
+                    where.function != trace.last.function || depth != trace.lastDepth);
+    if (where.known()) {
+      trace.last = where;
+      trace.lastDepth = depth;
+    }
+    if (entered && m_request.mode == RunMode::Scan)
+      considerStop(item, next, depth, true);
+  }
+  if (m_request.mode == RunMode::Replay && m_clock == m_request.clock) {
+    Stop stop;
+    stop.kind = next ? StopKind::Step : StopKind::WorkItemFinished;
+    stop.item = item;
+    stop.next = next;
+    stop.where = next ? locationOf(next) : trace.last;
+    m_error.clear();
+    pause(std::move(stop));
+    return;
+  }
+  if (silent()) {
+    m_error.clear();
+    if (m_request.mode == RunMode::Scan && m_clock >= m_request.clock)
+      pause(Stop{});
+    return;
+  }
   if (m_request.mode != RunMode::ToEnd && m_handler.watching() && instruction->mayWriteToMemory()) {
     if (auto number = m_handler.watchHit(*item)) {
       Stop stop;
@@ -154,6 +242,8 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     if (m_request.mode != RunMode::ToEnd) {
       m_focus = item->getGlobalID();
       pause(std::move(stop));
+    } else {
+      m_handler.reported(stop.message);
     }
     return;
   }
@@ -189,9 +279,16 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
 
 void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next,
                                     std::size_t depth, bool enteredLine) {
-  if (m_request.mode == RunMode::ToEnd)
+  if (m_request.mode == RunMode::ToEnd || m_request.mode == RunMode::Replay)
     return;
   SourceLocation where = locationOf(next);
+  if (m_request.mode == RunMode::Scan) {
+    if (enteredLine && sameId(item->getGlobalID(), m_request.tracked))
+      m_entries.push_back({m_clock, depth, where.line, where.function});
+    if (enteredLine && m_handler.breakpointAt(*item, *next, where))
+      m_hits.push_back(m_clock);
+    return;
+  }
   Stop stop;
   stop.item = item;
   stop.next = next;
@@ -226,6 +323,9 @@ void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::
   case RunMode::Barrier:
   case RunMode::Continue:
   case RunMode::ToEnd:
+  case RunMode::Abort:
+  case RunMode::Scan:
+  case RunMode::Replay:
     break;
   }
   if (now)
@@ -233,9 +333,19 @@ void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::
 }
 
 void ExecutionMonitor::pause(Stop stop) {
+  if (m_request.mode == RunMode::Scan) {
+    // The scan has reached the present: end the run (Oclgrind's worker ends a launch on a FatalError).
+    m_aborting = true;
+    throw oclgrind::FatalError("clcapture-debug: the scan reached the present", "clcapture-debug", 0);
+  }
   m_pausedItem = stop.item;
   m_pausedNext = stop.next;
   m_request = m_handler.stopped(stop);
+  m_handler.scanning(false);
+  if (m_request.mode == RunMode::Abort) {
+    m_aborting = true;
+    throw oclgrind::FatalError("clcapture-debug: the launch is re-run", "clcapture-debug", 0);
+  }
   const oclgrind::WorkItem *focus = m_invocation ? m_invocation->getCurrentWorkItem() : nullptr;
   m_startDepth = focus ? focus->getCallStack().size() : 0;
   m_pausedItem = nullptr;
@@ -270,7 +380,30 @@ bool ExecutionMonitor::focusOn(oclgrind::Size3 globalId, std::string &why) {
     return false;
   }
   m_focus = globalId;
+  if (!silent()) {
+    // A switch changes Oclgrind's schedule: a re-run must make it at the same moment.
+    TimelineAction a;
+    a.clock = m_clock;
+    a.kind = TimelineAction::Kind::Focus;
+    a.id = globalId;
+    m_timeline.record(std::move(a));
+    m_nextAction = m_timeline.actions().size();
+  }
   return true;
+}
+
+bool ExecutionMonitor::inFinishedGroup(oclgrind::Size3 globalId) const {
+  if (!m_invocation)
+    return false;
+  oclgrind::Size3 offset = m_invocation->getGlobalOffset();
+  oclgrind::Size3 local = m_invocation->getLocalSize();
+  oclgrind::Size3 group;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (globalId[d] < offset[d])
+      return false;
+    group[d] = (globalId[d] - offset[d]) / local[d];
+  }
+  return groupFinished(group);
 }
 
 bool ExecutionMonitor::groupFinished(oclgrind::Size3 group) const {
@@ -316,8 +449,12 @@ void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
 }
 
 void ExecutionMonitor::log(oclgrind::MessageType type, const char *message) {
-  if (type == oclgrind::ERROR && message)
+  if (m_aborting || !message || silent())
+    return;
+  if (type == oclgrind::ERROR)
     m_error = message;
+  else if (type == oclgrind::WARNING)
+    m_handler.reported(message);
 }
 
 } // namespace clcapture::debug

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "SourceLocation.h"
+#include "Timeline.h"
 
 #include <Plugin.h>
 #include <cstddef>
@@ -66,13 +67,28 @@ struct Stop {
 };
 
 /// Barrier: until every work-item of the focused one's group waits at a barrier (or has finished).
-enum class RunMode { Step, Next, Finish, Until, Barrier, Continue, ToEnd };
+/// Abort: end this run now (a rewind follows). Scan: run silently to `clock`, noting `tracked`'s line entries
+/// and the breakpoints' hits. Replay: run silently to `clock` and pause there.
+enum class RunMode { Step, Next, Finish, Until, Barrier, Continue, ToEnd, Abort, Scan, Replay };
 
 struct RunRequest {
   RunMode mode = RunMode::Continue;
-  unsigned line = 0; ///< RunMode::Until
-  std::string file;  ///< RunMode::Until: "" for the kernel file
+  unsigned line = 0;       ///< RunMode::Until
+  std::string file;        ///< RunMode::Until: "" for the kernel file
+  std::uint64_t clock = 0; ///< RunMode::Scan and Replay: the moment to run to
+  oclgrind::Size3 tracked; ///< RunMode::Scan: the work-item whose line entries are noted
 };
+
+inline RunRequest runRequest(RunMode mode, unsigned line = 0, std::string file = {}, std::uint64_t clock = 0,
+                             oclgrind::Size3 tracked = {}) {
+  RunRequest r;
+  r.mode = mode;
+  r.line = line;
+  r.file = std::move(file);
+  r.clock = clock;
+  r.tracked = tracked;
+  return r;
+}
 
 class StopHandler {
 public:
@@ -89,12 +105,16 @@ public:
   virtual bool watching() const = 0;
   /// The group's memories are about to go away (its local memory, its work-items' private memories).
   virtual void groupEnding(const oclgrind::WorkGroup &group) = 0;
+  /// An error or warning Oclgrind reported where the launch does not pause for it.
+  virtual void reported(const std::string &message) = 0;
+  /// Whether the handler is only being asked (a scan): breakpoints then count no hits and print nothing.
+  virtual void scanning(bool on) = 0;
 };
 
 class ExecutionMonitor : public oclgrind::Plugin {
 public:
   ExecutionMonitor(const oclgrind::Context *context, StopHandler &handler, RunRequest first,
-                   oclgrind::Size3 focus);
+                   oclgrind::Size3 focus, Timeline &timeline);
 
   bool isThreadSafe() const override { return false; }
   void kernelBegin(const oclgrind::KernelInvocation *invocation) override;
@@ -116,8 +136,17 @@ public:
   bool focusOn(oclgrind::Size3 globalId, std::string &why);
   /// Whether every work-item of the group with this id has finished.
   bool groupFinished(oclgrind::Size3 group) const;
+  /// Whether the work-item with this global id is in a group that has finished.
+  bool inFinishedGroup(oclgrind::Size3 globalId) const;
   /// Work-items that have finished, groups done.
   std::size_t finishedGroups() const { return m_finishedGroups; }
+  /// The moment now (ticks: work-items begun and instructions run so far).
+  std::uint64_t clock() const { return m_clock; }
+  /// Notes memory the user wrote now (`set var`), so that a re-run writes it again at this moment.
+  void recordWrite(AddressSpace space, std::size_t address, std::vector<std::uint8_t> bytes);
+  /// After a scan: the tracked work-item's line entries, and the moments a breakpoint stopped a work-item.
+  const std::vector<LineEntry> &scannedEntries() const { return m_entries; }
+  const std::vector<std::uint64_t> &scannedHits() const { return m_hits; }
 
 private:
   void considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next, std::size_t depth,
@@ -125,6 +154,9 @@ private:
   void pause(Stop stop);
   bool groupAtBarrier(const oclgrind::WorkGroup &group, bool &allFinished) const;
   bool isFocus(const oclgrind::WorkItem *item) const;
+  /// One tick: the user's changes of this moment applied again (a re-run), the end of a scan or replay.
+  void tick();
+  bool silent() const;
 
   StopHandler &m_handler;
   RunRequest m_request;
@@ -138,6 +170,12 @@ private:
   std::size_t m_finishedGroups = 0;
   std::string m_error; ///< an error Oclgrind reported since the last instruction
   bool m_firstItem = true;
+  Timeline &m_timeline;
+  std::size_t m_nextAction = 0; ///< the first of m_timeline's actions not yet applied in this run
+  std::uint64_t m_clock = 0;
+  bool m_aborting = false;
+  std::vector<LineEntry> m_entries;
+  std::vector<std::uint64_t> m_hits;
 };
 
 } // namespace clcapture::debug

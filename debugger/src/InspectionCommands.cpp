@@ -197,8 +197,14 @@ DebugSession::Outcome DebugSession::cmdSet(const std::string &a) {
     return {};
   }
   auto done = evaluator.assign(*lhs, *scalar);
-  if (!done)
+  if (!done) {
     fail(done.error());
+    return {};
+  }
+  // A re-run (reverse-step, …) writes the same bytes again at this moment.
+  std::vector<std::uint8_t> written(byteSize(lhs->type));
+  if (lhs->place && view->read(*lhs->place, written.size(), written.data()))
+    m_monitor->recordWrite(lhs->place->space, lhs->place->address, std::move(written));
   return {};
 }
 
@@ -301,9 +307,9 @@ DebugSession::Outcome DebugSession::cmdExamine(const std::string &a) {
         return {};
       }
       replay::ElementType type =
-          replay::elementTypeOf(arg.typeName.value_or(m_interpreter.argumentTypeName(arg.index)));
+          replay::elementTypeOf(arg.typeName.value_or(m_interpreter->argumentTypeName(arg.index)));
       std::size_t unit = type.unitBytes ? type.unitBytes : 1;
-      std::vector<std::uint8_t> bytes = m_interpreter.memoryBytes(arg.memory);
+      std::vector<std::uint8_t> bytes = m_interpreter->memoryBytes(arg.memory);
       std::string line;
       for (std::uint64_t i = 0; i < n; ++i) {
         std::size_t at = static_cast<std::size_t>((skip + i) * unit);
@@ -406,9 +412,9 @@ DebugSession::Outcome DebugSession::cmdCompare(const std::string &) {
     }
     std::vector<std::uint8_t> after(captured->begin(), captured->end());
     replay::ElementType type =
-        replay::elementTypeOf(arg.typeName.value_or(m_interpreter.argumentTypeName(arg.index)));
+        replay::elementTypeOf(arg.typeName.value_or(m_interpreter->argumentTypeName(arg.index)));
     replay::Comparison c =
-        replay::compareBuffers(m_interpreter.memoryBytes(arg.memory), after, type, 4, plan.endianness);
+        replay::compareBuffers(m_interpreter->memoryBytes(arg.memory), after, type, 4, plan.endianness);
     ++compared;
     if (!c.same)
       ++differing;
@@ -451,7 +457,7 @@ DebugSession::Outcome DebugSession::cmdPrintAll(const std::string &a) {
           m_out << "<not started>\n";
           continue;
         }
-        WorkItemView view(m_interpreter.context(), *item, m_monitor->nextOf(item), trace);
+        WorkItemView view(m_interpreter->context(), *item, m_monitor->nextOf(item), trace);
         ExpressionEvaluator evaluator(view);
         auto value = evaluator.evaluate(**parsed);
         m_out << (value ? formatValue(evaluator, *value, format) : "<" + value.error() + ">") << '\n';

@@ -8,6 +8,7 @@
 #include <Program.h>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 namespace clcapture::debug {
 
@@ -49,10 +50,35 @@ oclgrind::Size3 size3(const fmt::Dims &dims, std::size_t fill) {
   return s;
 }
 
+// Oclgrind's Logger prints every error to stderr; the monitor reports them itself (where the launch pauses
+// for them, or as they happen), and a run the debugger ends early must not print Oclgrind's fatal-error text.
+// The Logger reads OCLGRIND_LOG when a Context is made.
+class QuietLogger {
+public:
+  QuietLogger() {
+    if (const char *old = std::getenv("OCLGRIND_LOG"))
+      m_old = old;
+    setenv("OCLGRIND_LOG", "/dev/null", 1);
+  }
+  ~QuietLogger() {
+    if (m_old)
+      setenv("OCLGRIND_LOG", m_old->c_str(), 1);
+    else
+      unsetenv("OCLGRIND_LOG");
+  }
+  QuietLogger(const QuietLogger &) = delete;
+  QuietLogger &operator=(const QuietLogger &) = delete;
+
+private:
+  std::optional<std::string> m_old;
+};
+
 } // namespace
 
-InterpreterLaunch::InterpreterLaunch(const CapturedLaunch &launch)
-    : m_launch(launch), m_context(std::make_unique<oclgrind::Context>()) {}
+InterpreterLaunch::InterpreterLaunch(const CapturedLaunch &launch) : m_launch(launch) {
+  QuietLogger quiet;
+  m_context = std::make_unique<oclgrind::Context>();
+}
 
 InterpreterLaunch::~InterpreterLaunch() {
   m_kernel.reset();

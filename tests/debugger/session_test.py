@@ -21,7 +21,13 @@ SCENARIO
                three frames, `finish` returns to put with v = the work-item's id, `continue` stops work-item 1
                with x = 1; after the run a[i] = 2·i
   finished     `break 14 if l == 7`: work-items 0–6 of the group have finished; `workitem 3` focuses a
-               finished one and `print l` still reads its 3
+               finished one and `print l` still reads its 3; at group 1's store, `workitem 2` (a finished
+               group) re-runs the launch to work-item 2's last line, where l is 2 and work-items 0–1 have
+               finished, 3–7 not
+  reverse      at work-item 1's line 7 (s = 4) `next` adds scratch[3]; `reverse-step` goes back over it and
+               scratch[1] is in[1] + in[5] again; `set var` there, `next` adds to the new value; `continue` to
+               s = 2, `reverse-continue` back to s = 4 (the change made there is made again); the end of
+               history is line 2
   bad-input    a missing capture, --launch past the capture, a launch without its buffer bytes: one line and
                exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1
 """
@@ -195,6 +201,37 @@ def scenario_finished(args, tmp):
     check(re.search(r"^  work-item \(3\)\s+finished$", out, re.M), "info workitems: work-item 3 finished")
     check("[switching to work-item (3)]\nwork-item (3) has finished" in out, "workitem 3 was not focused")
     check(printed(out, "l") == "3", "a finished work-item's l")
+    out = session(args, folder, ["break 13 if get_group_id(0) == 1", "run", "workitem 2", "print l",
+                                 "info workitems", "continue", "print get_group_id(0)"])
+    check("[work-item (2) has finished with its group: the launch re-runs to its last line]" in out,
+          "workitem 2 of a finished group")
+    check(printed(out, "l") == "2", "work-item 2 at its last line")
+    check(re.search(r"^  work-item \(1\)\s+finished$", out, re.M) and
+          re.search(r"^\* work-item \(2\)\s+ready\s+\S+:14$", out, re.M) and
+          re.search(r"^  work-item \(3\)\s+ready\s+\S+:11$", out, re.M), "the re-run's work-item table")
+    check(printed(out, "get_group_id(0)") == "1", "continue after the re-run reaches group 1's store")
+
+
+def scenario_reverse(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture(args, folder)
+    d = captured_input(folder)
+    out = session(args, folder, ["break 7 if l == 1", "run", "next", "print scratch[1]", "reverse-step",
+                                 "print scratch[1]", "print s", "set var scratch[1] = 100", "next",
+                                 "print scratch[1]", "continue", "print s", "reverse-continue", "print s",
+                                 "print scratch[1]", "reverse-continue", "delete", "run", "x/2 partial"])
+    values = [int(v) for v in re.findall(r"\(clcapture-debug\) print scratch\[1\]\n\$\d+ = (-?\d+)", out)]
+    first_pass = d[1] + d[5]  # line 7 at s = 4 adds scratch[5] (in[5]) to scratch[1] (in[1])
+    check(values[0] == first_pass, f"scratch[1] after line 7: {values[0]}, expected {first_pass}")
+    check(values[1] == d[1], f"reverse-step should show scratch[1] before line 7 ran: {values[1]}, expected {d[1]}")
+    check(values[2] == 100 + d[5], f"next after set var: {values[2]}, expected {100 + d[5]}")
+    check(values[3] == 100, f"reverse-continue back to the change: {values[3]}")
+    ss = re.findall(r"\(clcapture-debug\) print s\n\$\d+ = (\d+)", out)
+    check(ss == ["4", "2", "4"], f"s at the stops: {ss}")
+    check("No more reverse-execution history: back at work-item (1)'s first line." in out and
+          "\n2\t  size_t l = get_local_id(0);" in out, "the end of history")
+    check(f"partial[0]:\t{sum(d[0:8])}\t{sum(d[8:16])}" in out,
+          "after going back past the change, the run is the captured one")
 
 
 def scenario_bad_input(args, tmp):
@@ -228,6 +265,7 @@ def main():
     args = p.parse_args()
     scenarios = {"breakpoint": scenario_breakpoint, "set-var": scenario_set_var, "focus": scenario_focus,
                  "watch": scenario_watch, "helper": scenario_helper, "finished": scenario_finished,
+                 "reverse": scenario_reverse,
                  "bad-input": scenario_bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:
