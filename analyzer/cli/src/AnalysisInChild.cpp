@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,25 @@ std::optional<InstantiationResult> parseReply(const std::string &text) {
   }
 }
 
+bool abortedAtTimeLimit(const AnalysisProcesses::Outcome &outcome, double secondsLeft, double limitSeconds) {
+  // cvc5 1.0.3 aborts now and then when its time limit interrupts the SAT solver ("cadical: fatal error: …
+  // can only get value in satisfied state"): an abort inside a solver query when the launch's time is up is
+  // that limit reached, not a crash of ours. A loaded machine reaches it where an idle one does not.
+  return limitSeconds > 0 && outcome.signal == SIGABRT &&
+         outcome.step.rfind("while asking the solver", 0) == 0 &&
+         secondsLeft < std::max(1.0, 0.1 * limitSeconds);
+}
+
+namespace {
+
+AnalysisProcesses::Outcome asTimedOut(AnalysisProcesses::Outcome outcome) {
+  outcome.ending = AnalysisProcesses::Ending::TimedOut;
+  outcome.step += " (cvc5 aborted when its time limit interrupted its SAT solver)";
+  return outcome;
+}
+
+} // namespace
+
 AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
                                             const std::function<std::string(double)> &withLimit,
                                             double limitSeconds, std::uint64_t memoryBytes,
@@ -69,18 +89,27 @@ AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
     limits.memoryBytes = memoryBytes;
     return processes.run(withLimit(softLimitSeconds(seconds)), limits);
   };
+  auto secondsLeft = [&] {
+    return limitSeconds > 0
+               ? limitSeconds -
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+               : 0;
+  };
   AnalysisProcesses::Outcome outcome = attempt(limitSeconds);
   if (outcome.ending != AnalysisProcesses::Ending::Crashed || !outcome.signal)
     return outcome;
-  double left =
-      limitSeconds > 0
-          ? limitSeconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-          : 0;
+  double left = secondsLeft();
+  if (abortedAtTimeLimit(outcome, left, limitSeconds))
+    return asTimedOut(std::move(outcome));
   if (limitSeconds > 0 && left < 1)
     return outcome;
   if (onRetry)
     onRetry(outcome.signal);
-  return attempt(left);
+  outcome = attempt(left);
+  if (outcome.ending == AnalysisProcesses::Ending::Crashed &&
+      abortedAtTimeLimit(outcome, secondsLeft(), limitSeconds))
+    return asTimedOut(std::move(outcome));
+  return outcome;
 }
 
 double softLimitSeconds(double limitSeconds) {

@@ -278,3 +278,39 @@ TEST_CASE(
   CHECK(retried.empty());
   ::unlink(marker.c_str());
 }
+
+TEST_CASE("an abort inside a solver query when the launch's time is up is the time limit, not a crash",
+          "[processes]") {
+  auto processes = startOrFail([](const std::string &request) -> std::string {
+    AnalysisProcesses::reportStep("while asking the solver whether " + request);
+    if (request.rfind("late", 0) == 0) // cvc5's abort as its time limit interrupts CaDiCaL
+      std::abort();
+    if (request.rfind("early", 0) == 0)
+      std::abort();
+    return "answered " + request;
+  });
+  auto withLimit = [](const std::string &what) {
+    return [what](double seconds) { return what + " " + std::to_string(static_cast<int>(seconds)); };
+  };
+  int retries = 0;
+  // A limit under 1 s leaves less than 1 s whenever the child aborts (on a machine so loaded that it has not
+  // aborted by then, the driver ends it at the limit: timed out as well).
+  auto late = verify::runRetryingCrash(*processes, withLimit("late"), 0.9, 0, [&](int) { ++retries; });
+  CHECK(late.ending == AnalysisProcesses::Ending::TimedOut);
+  CHECK(retries == 0);
+  // With the time not up, an abort is a crash: asked once more, and the second crash is the outcome.
+  auto early = verify::runRetryingCrash(*processes, withLimit("early"), 600, 0, [&](int) { ++retries; });
+  CHECK(early.ending == AnalysisProcesses::Ending::Crashed);
+  CHECK(early.signal == SIGABRT);
+  CHECK(retries == 1);
+  // Outside a solver query, or without a limit, never.
+  AnalysisProcesses::Outcome compiling;
+  compiling.ending = AnalysisProcesses::Ending::Crashed;
+  compiling.signal = SIGABRT;
+  compiling.step = "while compiling kernels/k.cl";
+  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 0.1, 30));
+  compiling.step = "while asking the solver whether x";
+  CHECK(verify::abortedAtTimeLimit(compiling, 0.1, 30));
+  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 0.1, 0));
+  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 20, 30));
+}
