@@ -493,6 +493,11 @@ int DebugSession::run() {
     m_monitor = &monitor;
     m_interpreter->run(monitor);
     m_monitor = nullptr;
+    if (!monitor.fatalError().empty()) {
+      m_out << "Oclgrind ended the launch early:\n  " << monitor.fatalError() << '\n';
+      m_failed = true;
+      m_endedEarly = true;
+    }
     if (!m_rewind)
       break;
     Rewind r = *m_rewind;
@@ -501,12 +506,17 @@ int DebugSession::run() {
     request = next ? *next : runRequest(RunMode::Replay, {}, {}, r.from, {});
   }
   m_phase = Phase::Finished;
-  m_out << "[launch " << m_launch.plan.index << " finished: every work-item ran to its end]\n";
+  if (m_endedEarly)
+    m_out << "[launch " << m_launch.plan.index << " ended early: not every work-item ran to its end]\n";
+  else
+    m_out << "[launch " << m_launch.plan.index << " finished: every work-item ran to its end]\n";
   if (m_outputFolder)
     writeOutputs();
   Outcome after = commandLoop();
   (void)after;
   m_out.flush();
+  if (m_endedEarly)
+    return kExitEndedEarly;
   return m_failed && !m_input.interactive() ? 1 : 0;
 }
 

@@ -30,6 +30,9 @@ class WorkItemView;
 
 class DebugSession : public StopHandler {
 public:
+  /// The exit status when Oclgrind could not run the launch to its end (an unsupported built-in, …).
+  static constexpr int kExitEndedEarly = 3;
+
   DebugSession(const CapturedLaunch &launch, std::unique_ptr<InterpreterLaunch> interpreter,
                CommandInput &input, std::ostream &out);
 
@@ -150,7 +153,8 @@ private:
   unsigned m_listNext = 0;
   unsigned m_history = 0;
   bool m_failed = false;
-  unsigned m_repeat = 0; ///< `step N`: stops still to skip
+  bool m_endedEarly = false; ///< Oclgrind stopped the launch with a fatal error
+  unsigned m_repeat = 0;     ///< `step N`: stops still to skip
   RunRequest m_repeatRequest;
 };
 

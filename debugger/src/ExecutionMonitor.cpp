@@ -449,7 +449,13 @@ void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
 }
 
 void ExecutionMonitor::log(oclgrind::MessageType type, const char *message) {
-  if (m_aborting || !message || silent())
+  if (m_aborting || !message)
+    return;
+  if (std::strncmp(message, "OCLGRIND FATAL ERROR", 20) == 0) {
+    m_fatal = message; // the worker ends the launch after this
+    return;
+  }
+  if (silent())
     return;
   if (type == oclgrind::ERROR)
     m_error = message;

@@ -140,6 +140,8 @@ public:
   bool inFinishedGroup(oclgrind::Size3 globalId) const;
   /// Work-items that have finished, groups done.
   std::size_t finishedGroups() const { return m_finishedGroups; }
+  /// Oclgrind's fatal error that ended the launch early (an unsupported built-in, …); empty when none.
+  const std::string &fatalError() const { return m_fatal; }
   /// The moment now (ticks: work-items begun and instructions run so far).
   std::uint64_t clock() const { return m_clock; }
   /// Notes memory the user wrote now (`set var`), so that a re-run writes it again at this moment.
@@ -174,6 +176,7 @@ private:
   std::size_t m_nextAction = 0; ///< the first of m_timeline's actions not yet applied in this run
   std::uint64_t m_clock = 0;
   bool m_aborting = false;
+  std::string m_fatal;
   std::vector<LineEntry> m_entries;
   std::vector<std::uint64_t> m_hits;
 };

@@ -6,6 +6,7 @@
 #include <KernelInvocation.h>
 #include <Memory.h>
 #include <Program.h>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -98,8 +99,13 @@ fmt::Expected<std::unique_ptr<InterpreterLaunch>> InterpreterLaunch::create(cons
     return fmt::fail("the kernel did not compile in Oclgrind (options '" + plan.buildOptions + "'):\n" +
                      self->m_program->getBuildLog());
   self->m_kernel.reset(self->m_program->createKernel(plan.entryPoint));
-  if (!self->m_kernel)
-    return fmt::fail("the program has no kernel named " + plan.entryPoint);
+  if (!self->m_kernel) {
+    auto names = self->m_program->getKernelNames();
+    bool declared = std::find(names.begin(), names.end(), plan.entryPoint) != names.end();
+    return fmt::fail(declared ? "Oclgrind cannot run kernel " + plan.entryPoint +
+                                    " (its message above names what its interpreter lacks)"
+                              : "the program has no kernel named " + plan.entryPoint);
+  }
 
   oclgrind::Memory *global = self->m_context->getGlobalMemory();
   for (const replay::MemorySpec &m : plan.memory) {

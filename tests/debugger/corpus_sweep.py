@@ -12,6 +12,7 @@ argument without a size max(1024, 64 × group size) bytes, so that both tools ca
   differs        both ran and some buffer differs: a failure for a race-free kernel (`//pass`); for the others
                  (`//xfail`, `//unknown`: races, out-of-bounds accesses) an expected exception
   not run        a launch neither runs: clcapture-replay and clcapture-debug both refuse it (images, no size)
+  Oclgrind cannot run it  Oclgrind's interpreter ended the launch early (exit 3: an unsupported built-in, …)
   debug failed   clcapture-debug crashed, hung (60 s) or refused a launch clcapture-replay ran: a failure
   replay failed  PoCL could not build or run it while clcapture-debug did: listed with PoCL's reason
 Exit status 1 on any failure.
@@ -105,6 +106,9 @@ def sweep_one(path, args):
         debug_ok = debug_rc in (0, 1) and os.path.isdir(os.path.join(debugged, "0"))
         if not debug_ok and not replay_ok and debug_rc == 10:
             return name, "not run", debug_err.splitlines()[0] if debug_err else "refused", expected
+        if debug_rc == 3:  # Oclgrind ended the launch early: what its interpreter cannot run
+            ended = [line.strip() for line in d.stdout.splitlines() if "FATAL ERROR" in line or "nsupported" in line]
+            return name, "Oclgrind cannot run it", (ended[-1] if ended else "ended early"), expected
         if not debug_ok:
             why = f"exit {debug_rc}: " + (debug_err.splitlines()[-1] if debug_err else "")
             return name, "debug failed", why, expected
