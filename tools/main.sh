@@ -2,14 +2,15 @@
 # The main job from a fresh Debian 12 machine: installs what is missing, builds what it runs, then captures
 # the reduction sample on PoCL with the clcapture launcher, racy and fixed, prints each capture and verifies
 # it with clcapture-verify: the racy one gets a race report with its witness (exit status 6, "defects"),
-# the fixed one is verified (exit status 0).
+# the fixed one is verified (exit status 0). Then clcapture-debug replays the racy one's witness in
+# Oclgrind's interpreter and stops at both racing accesses, with each work-item's values.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CLCAPTURE_BUILD_DIR:-$root/build}
 bash "$root/tools/setup.sh"
 # Only what the main job runs: the layer, the launcher, clcapture-verify and the reduction sample (the tests
 # and the fuzzers are tools/test.sh's).
-CLCAPTURE_BUILD_TARGETS="clcapture clcapture_launcher clcapture_verify reduce" bash "$root/tools/build.sh"
+CLCAPTURE_BUILD_TARGETS="clcapture clcapture_launcher clcapture_verify clcapture_debug reduce" bash "$root/tools/build.sh"
 # capture_and_verify NAME EXPECTED_STATUS SAMPLE ARGS...: capture on PoCL, show the capture, verify it.
 capture_and_verify() {
   local name=$1 expected=$2
@@ -37,5 +38,8 @@ capture_and_verify() {
 }
 # The racy reduction (its barrier left out on purpose): the race is reported with its witness.
 capture_and_verify racy 6 "$build/samples/reduce" --racy
+# The report's `debug:` line, run as a batch session: the launch stops at the witness's read, then its write.
+echo "== clcapture-debug $build/main-capture-racy --finding 1 --batch  (commands: run, continue, run)"
+printf 'run\ncontinue\nrun\n' | "$build/bin/clcapture-debug" "$build/main-capture-racy" --finding 1 --batch
 # The same reduction with its barrier: verified.
 capture_and_verify fixed 0 "$build/samples/reduce"

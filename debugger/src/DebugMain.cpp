@@ -9,6 +9,7 @@
 #include "CapturedLaunch.h"
 #include "CommandInput.h"
 #include "DebugSession.h"
+#include "FindingWitness.h"
 #include "InterpreterLaunch.h"
 #include "clcapture/cli/CommandLine.h"
 
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
   std::string script;
   bool batch = false;
   std::string output;
+  std::optional<std::size_t> finding;
   app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive")
       ->required();
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
@@ -43,6 +45,9 @@ int main(int argc, char **argv) {
          "--output", output,
          "after the launch, write each buffer argument to DIR/<index>/arg<N>.bin (as clcapture-replay does)")
       ->type_name("DIR");
+  app.add_option("--finding", finding,
+                 "follow finding K of clcapture-verify's report of the launch (1 = its first): focus its "
+                 "work-item, stop at each of its accesses");
   app.set_version_flag("--version", std::string("clcapture-debug ") + CLCAPTURE_VERSION);
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))
     return *exit;
@@ -73,7 +78,18 @@ int main(int argc, char **argv) {
   } else {
     input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
   }
+  std::optional<FindingWitness> witness;
+  if (finding) {
+    auto found = findingWitness(capture, opened->plan.index, *finding);
+    if (!found) {
+      std::cerr << "clcapture-debug: error: " << found.error() << '\n';
+      return kExitCaptureInvalid;
+    }
+    witness = std::move(*found);
+  }
   DebugSession session(*opened, std::move(*interpreter), *input, std::cout);
+  if (witness)
+    session.followFinding(std::move(*witness));
   if (!output.empty())
     session.writeOutputsTo(output);
   return session.run();

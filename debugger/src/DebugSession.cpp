@@ -215,6 +215,9 @@ void DebugSession::describeStop(const Stop &stop) {
       }
     m_out << who << " wrote it at " << fileShown(stop.where.file) << ':' << stop.where.line << '\n';
     break;
+  case StopKind::Access:
+    describeAccess(stop);
+    return;
   case StopKind::GroupAtBarrier:
     m_out << "every work-item of work-group " << idText(item.getWorkGroup()->getGroupID())
           << " waits at a barrier or has finished (the last arrived at line " << stop.where.line << ")\n";
@@ -371,6 +374,67 @@ DebugSession::Outcome DebugSession::cmdWatch(const std::string &a) {
   return {};
 }
 
+std::string DebugSession::witnessElement() const {
+  std::string element = m_witness->array;
+  for (std::uint64_t i : m_witness->index)
+    element += "[" + std::to_string(i) + "]";
+  return element;
+}
+
+void DebugSession::followFinding(FindingWitness witness) {
+  m_witness = std::move(witness);
+  m_accessSeen.assign(m_witness->accesses.size(), false);
+  const WitnessAccess &first = m_witness->accesses.front();
+  m_focus = oclgrind::Size3(first.globalId[0], first.globalId[1], first.globalId[2]);
+}
+
+std::optional<int> DebugSession::accessAt(const oclgrind::WorkItem &item, bool write,
+                                          const oclgrind::Memory &memory, std::size_t address,
+                                          std::size_t size) {
+  for (std::size_t i = 0; i < m_witness->accesses.size(); ++i) {
+    const WitnessAccess &a = m_witness->accesses[i];
+    oclgrind::Size3 id = item.getGlobalID();
+    if (m_accessSeen[i] || a.write != write || id.x != a.globalId[0] || id.y != a.globalId[1] ||
+        id.z != a.globalId[2] || locationOf(item.getCurrentInstruction()).line != a.line)
+      continue;
+    // Where the array starts for this work-item: a pointer's value, or the array's own place.
+    WorkItemView view(m_interpreter->context(), item, item.getCurrentInstruction(),
+                      m_monitor ? m_monitor->traceOf(&item) : nullptr);
+    ExpressionEvaluator evaluator(view);
+    auto parsed = parseExpression(m_witness->array);
+    if (!parsed)
+      return std::nullopt;
+    auto value = evaluator.evaluate(**parsed);
+    if (!value)
+      continue;
+    std::optional<Place> base;
+    if (auto pointer = evaluator.scalarOf(*value); pointer && pointer->kind == Scalar::Kind::Pointer)
+      base = Place{pointer->space, static_cast<std::size_t>(pointer->u)};
+    else if (value->place)
+      base = value->place;
+    if (!base || view.memoryOf(base->space) != &memory)
+      continue;
+    std::size_t first = base->address + m_witness->firstByte, last = base->address + m_witness->lastByte;
+    if (address <= last && address + size > first) {
+      m_accessSeen[i] = true;
+      return static_cast<int>(i + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+void DebugSession::describeAccess(const Stop &stop) {
+  const WitnessAccess &a = m_witness->accesses.at(static_cast<std::size_t>(stop.breakpoint - 1));
+  m_out << "\nFinding " << m_witness->number << ", access " << stop.breakpoint << ": work-item "
+        << idText(stop.item->getGlobalID()) << (a.write ? " wrote " : " read ") << witnessElement() << " at "
+        << fileShown(stop.where.file) << ':' << stop.where.line << '\n';
+  m_lastFunction = stop.where.function;
+  printSourceLine(stop.where);
+  if (auto text = evaluateText(witnessElement(), NumberFormat::Natural))
+    m_out << witnessElement() << " = " << *text << '\n';
+  infoLocals(false);
+}
+
 void DebugSession::reported(const std::string &message) {
   m_out << "Oclgrind reported:\n  " << message << '\n';
 }
@@ -484,6 +548,18 @@ int DebugSession::run() {
   m_out << " work-items in Oclgrind's interpreter\n";
   for (const std::string &note : m_launch.plan.notes)
     m_out << "note: " << note << '\n';
+  if (m_witness) {
+    m_out << "finding " << m_witness->number << " (" << m_witness->kind << "): " << m_witness->message
+          << '\n';
+    for (std::size_t i = 0; i < m_witness->accesses.size(); ++i) {
+      const WitnessAccess &a = m_witness->accesses[i];
+      m_out << "  access " << i + 1 << ": " << (a.write ? "write" : "read") << " by work-item "
+            << idText(oclgrind::Size3(a.globalId[0], a.globalId[1], a.globalId[2])) << " at "
+            << std::filesystem::path(a.file).filename().string() << ':' << a.line << '\n';
+    }
+    m_out << "the launch stops at each access (the very " << m_witness->memory << " load or store of "
+          << witnessElement() << "); `run` starts it\n";
+  }
   Outcome first = commandLoop();
   if (first.quit)
     endSession();

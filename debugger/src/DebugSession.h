@@ -13,6 +13,7 @@
 #include "CapturedLaunch.h"
 #include "CommandInput.h"
 #include "ExecutionMonitor.h"
+#include "FindingWitness.h"
 #include "InterpreterLaunch.h"
 #include "ValueFormat.h"
 
@@ -51,6 +52,13 @@ public:
   bool watching() const override { return !m_breakpoints.watches().empty(); }
   void groupEnding(const oclgrind::WorkGroup &group) override;
   void reported(const std::string &message) override;
+  bool watchingAccesses() const override { return m_witness.has_value(); }
+  std::optional<int> accessAt(const oclgrind::WorkItem &item, bool write, const oclgrind::Memory &memory,
+                              std::size_t address, std::size_t size) override;
+
+  /// Sets the session up on a finding's witness: the focus on its first work-item, a stop at each of its
+  /// accesses (the very load or store, on the bytes the finding names), the values printed there.
+  void followFinding(FindingWitness witness);
   void scanning(bool on) override { m_scanning = on; }
 
 private:
@@ -76,6 +84,8 @@ private:
   [[noreturn]] void endSession();
 
   void describeStop(const Stop &stop);
+  void describeAccess(const Stop &stop);
+  std::string witnessElement() const;
   void printSourceLine(const SourceLocation &where);
   const std::vector<std::string> *sourceLines(const std::string &file);
   std::string fileShown(const std::string &file) const;
@@ -154,7 +164,9 @@ private:
   unsigned m_history = 0;
   bool m_failed = false;
   bool m_endedEarly = false; ///< Oclgrind stopped the launch with a fatal error
-  unsigned m_repeat = 0;     ///< `step N`: stops still to skip
+  std::optional<FindingWitness> m_witness;
+  std::vector<bool> m_accessSeen; ///< which of the witness's accesses the launch has stopped at
+  unsigned m_repeat = 0;          ///< `step N`: stops still to skip
   RunRequest m_repeatRequest;
 };
 

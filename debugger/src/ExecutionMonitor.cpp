@@ -200,6 +200,18 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
       pause(Stop{});
     return;
   }
+  if (m_pendingAccess) {
+    Stop stop;
+    stop.kind = StopKind::Access;
+    stop.item = item;
+    stop.next = next;
+    stop.where = locationOf(instruction);
+    stop.breakpoint = m_pendingAccess;
+    m_pendingAccess = 0;
+    m_focus = item->getGlobalID();
+    pause(std::move(stop));
+    return;
+  }
   if (m_request.mode != RunMode::ToEnd && m_handler.watching() && instruction->mayWriteToMemory()) {
     if (auto number = m_handler.watchHit(*item)) {
       Stop stop;
@@ -446,6 +458,34 @@ void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
     for (std::size_t y = 0; y < size.y; ++y)
       for (std::size_t x = 0; x < size.x; ++x)
         m_items.erase(group->getWorkItem(oclgrind::Size3(x, y, z)));
+}
+
+void ExecutionMonitor::noteAccess(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, bool write,
+                                  std::size_t address, std::size_t size) {
+  if (!item || !memory || silent() || m_request.mode == RunMode::ToEnd || !m_handler.watchingAccesses())
+    return;
+  if (auto access = m_handler.accessAt(*item, write, *memory, address, size))
+    m_pendingAccess = *access;
+}
+
+void ExecutionMonitor::memoryLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+                                  std::size_t address, std::size_t size) {
+  noteAccess(memory, item, false, address, size);
+}
+
+void ExecutionMonitor::memoryStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+                                   std::size_t address, std::size_t size, const std::uint8_t *) {
+  noteAccess(memory, item, true, address, size);
+}
+
+void ExecutionMonitor::memoryAtomicLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+                                        oclgrind::AtomicOp, std::size_t address, std::size_t size) {
+  noteAccess(memory, item, false, address, size);
+}
+
+void ExecutionMonitor::memoryAtomicStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+                                         oclgrind::AtomicOp, std::size_t address, std::size_t size) {
+  noteAccess(memory, item, true, address, size);
 }
 
 void ExecutionMonitor::log(oclgrind::MessageType type, const char *message) {

@@ -50,6 +50,7 @@ enum class StopKind {
   Step,
   Breakpoint,
   Watchpoint,
+  Access,
   Barrier,
   GroupAtBarrier,
   GroupFinished,
@@ -62,8 +63,8 @@ struct Stop {
   const oclgrind::WorkItem *item = nullptr;
   const llvm::Instruction *next = nullptr; ///< what the item runs next; nullptr when it has finished
   SourceLocation where;                    ///< next's location
-  int breakpoint = 0;                      ///< StopKind::Breakpoint and Watchpoint: its number
-  std::string message;                     ///< StopKind::Error: what Oclgrind reported
+  int breakpoint = 0;  ///< StopKind::Breakpoint and Watchpoint: its number; Access: the witness access (1, 2)
+  std::string message; ///< StopKind::Error: what Oclgrind reported
 };
 
 /// Barrier: until every work-item of the focused one's group waits at a barrier (or has finished).
@@ -107,6 +108,12 @@ public:
   virtual void groupEnding(const oclgrind::WorkGroup &group) = 0;
   /// An error or warning Oclgrind reported where the launch does not pause for it.
   virtual void reported(const std::string &message) = 0;
+  /// Whether the handler waits for a finding's witness accesses (the monitor reports loads and stores then).
+  virtual bool watchingAccesses() const = 0;
+  /// A load or store `item` has just made: the witness access it is (1, 2, …), else nullopt.
+  virtual std::optional<int> accessAt(const oclgrind::WorkItem &item, bool write,
+                                      const oclgrind::Memory &memory, std::size_t address,
+                                      std::size_t size) = 0;
   /// Whether the handler is only being asked (a scan): breakpoints then count no hits and print nothing.
   virtual void scanning(bool on) = 0;
 };
@@ -124,6 +131,14 @@ public:
                            const oclgrind::TypedValue &result) override;
   void workGroupComplete(const oclgrind::WorkGroup *group) override;
   void log(oclgrind::MessageType type, const char *message) override;
+  void memoryLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, std::size_t address,
+                  std::size_t size) override;
+  void memoryStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, std::size_t address,
+                   std::size_t size, const std::uint8_t *data) override;
+  void memoryAtomicLoad(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, oclgrind::AtomicOp op,
+                        std::size_t address, std::size_t size) override;
+  void memoryAtomicStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item,
+                         oclgrind::AtomicOp op, std::size_t address, std::size_t size) override;
 
   // While stopped (called by the StopHandler):
   const oclgrind::KernelInvocation *invocation() const { return m_invocation; }
@@ -159,6 +174,8 @@ private:
   /// One tick: the user's changes of this moment applied again (a re-run), the end of a scan or replay.
   void tick();
   bool silent() const;
+  void noteAccess(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, bool write,
+                  std::size_t address, std::size_t size);
 
   StopHandler &m_handler;
   RunRequest m_request;
@@ -177,6 +194,7 @@ private:
   std::uint64_t m_clock = 0;
   bool m_aborting = false;
   std::string m_fatal;
+  int m_pendingAccess = 0; ///< a witness access the instruction running now made
   std::vector<LineEntry> m_entries;
   std::vector<std::uint64_t> m_hits;
 };

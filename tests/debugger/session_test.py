@@ -28,6 +28,10 @@ SCENARIO
                scratch[1] is in[1] + in[5] again; `set var` there, `next` adds to the new value; `continue` to
                s = 2, `reverse-continue` back to s = 4 (the change made there is made again); the end of
                history is line 2
+  finding      reduce --racy: the verify report's `debug:` line is run as it is written; --finding 1 stops at
+               the witness's read and write, by the report's two work-items, on the report's element; the
+               values printed there are the input's (the read: in[base + 31] before the write) and the sum
+               the write stores (in[base + 31] + in[base + 63])
   bad-input    a missing capture, --launch past the capture, a launch without its buffer bytes: one line and
                exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1
 """
@@ -234,6 +238,36 @@ def scenario_reverse(args, tmp):
           "after going back past the change, the run is the captured one")
 
 
+def scenario_finding(args, tmp):
+    folder = os.path.join(tmp, "racy")
+    run([args.launcher, "--icd", POCL, "--dir", folder, "--", os.path.join(args.samples, "reduce"), "--racy"],
+        want=0)
+    data = captured_input(folder)
+    verify = os.path.join(os.path.dirname(args.debug), "clcapture-verify")
+    text = run([verify, folder], want=6).stdout
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("debug: clcapture-debug ")]
+    check(len(lines) == 1, f"the report's debug lines: {lines}")
+    command = lines[0][len("debug: "):].split()
+    check(command[1:] == [os.path.join(folder, "captures.json"), "--launch", "0", "--finding", "1"],
+          f"the debug line: {command}")
+    report = json.loads(run([verify, "--format=json", folder], want=6).stdout)
+    finding = report["results"][0]["findings"][0]
+    ids = [a["work_item"]["global_id"][0] for a in finding["accesses"]]
+    element = f"{finding['array']}[{finding['index'][0]}]"
+    out = session(args, command[1], ["run", "continue", "run"], extra=command[2:])
+    for number, (access, gid) in enumerate(zip(finding["accesses"], ids), 1):
+        verb = "wrote" if "write" in access["access"] else "read"
+        check(f"Finding 1, access {number}: work-item ({gid}) {verb} {element} at " in out,
+              f"no stop at access {number} ({verb} by {gid})")
+    values = [int(v) for v in re.findall(re.escape(element) + r" = (-?\d+)\n", out)]
+    base = ids[0] - ids[0] % 64  # the work-group's first global id (groups of 64)
+    index = finding["index"][0]
+    check(values == [data[base + index], data[base + index] + data[base + index + 32]],
+          f"{element} at the two accesses: {values}")
+    r = run([args.debug, folder, "--finding", "9", "--batch"], want=10, stdin="")
+    check("--finding 9: the launch has 1 finding" in r.stderr, "--finding past the report's findings")
+
+
 def scenario_bad_input(args, tmp):
     r = run([args.debug, os.path.join(tmp, "none")], want=10)
     check(r.stderr.count("\n") == 1 and "clcapture-debug: error:" in r.stderr, "a missing capture: one line")
@@ -265,7 +299,7 @@ def main():
     args = p.parse_args()
     scenarios = {"breakpoint": scenario_breakpoint, "set-var": scenario_set_var, "focus": scenario_focus,
                  "watch": scenario_watch, "helper": scenario_helper, "finished": scenario_finished,
-                 "reverse": scenario_reverse,
+                 "reverse": scenario_reverse, "finding": scenario_finding,
                  "bad-input": scenario_bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:

@@ -4,7 +4,9 @@
 
 #include "clcapture/format/CaptureParts.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 
 namespace clcapture::report {
 namespace {
@@ -91,6 +93,19 @@ std::string creationText(const Finding &f) {
          (c.caller ? " (in " + *c.caller + ")" : "");
 }
 
+// A path as a shell reads it back: as it is when it holds only safe characters, else single-quoted.
+std::string shellWord(const std::string &text) {
+  bool safe = !text.empty();
+  for (char c : text)
+    safe = safe && (std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+:=@%,", c));
+  if (safe)
+    return text;
+  std::string quoted = "'";
+  for (char c : text)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string findingText(const ReportInfo &info, const Finding &f) {
   const SourceLocation &at = f.kind == FindingKind::BarrierDivergence ? f.barrier : f.accesses[0].location;
   std::string s = where(info, at) + ": " + toString(f.severity) + ": " + f.message;
@@ -150,8 +165,14 @@ std::string textReport(const std::vector<InstantiationResult> &results, const Re
         names += (names.empty() ? "" : ", ") + name;
       out += "  note: bounds not checked for " + names + ": the capture gives no size or extent\n";
     }
-    for (const Finding &f : r.findings)
+    for (std::size_t k = 0; k < r.findings.size(); ++k) {
+      const Finding &f = r.findings[k];
       out += findingText(info, f);
+      // The finding replayed in the debugger: its work-items focused, a stop at each access.
+      if (!f.array.empty() && !f.accesses.empty() && f.kind != FindingKind::BarrierDivergence)
+        out += "  debug: clcapture-debug " + shellWord(info.capturesPath) + " --launch " +
+               std::to_string(r.index) + " --finding " + std::to_string(k + 1) + '\n';
+    }
   }
   // What `verified` covers, when it is not the default (all: races, divergence, bounds).
   std::string checked;
