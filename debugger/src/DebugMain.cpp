@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   bool batch = false;
   std::string output;
   std::optional<std::size_t> finding;
+  bool commandTimes = false;
   app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive")
       ->required();
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
@@ -48,6 +49,8 @@ int main(int argc, char **argv) {
   app.add_option("--finding", finding,
                  "follow finding K of clcapture-verify's report of the launch (1 = its first): focus its "
                  "work-item, stop at each of its accesses");
+  app.add_flag("--command-times", commandTimes,
+               "after each command, how long it took (a step: until it stopped), for benchmarks");
   app.set_version_flag("--version", std::string("clcapture-debug ") + CLCAPTURE_VERSION);
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))
     return *exit;
@@ -90,6 +93,7 @@ int main(int argc, char **argv) {
   DebugSession session(*opened, std::move(*interpreter), *input, std::cout);
   if (witness)
     session.followFinding(std::move(*witness));
+  session.timeCommands(commandTimes);
   if (!output.empty())
     session.writeOutputsTo(output);
   return session.run();

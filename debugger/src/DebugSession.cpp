@@ -14,6 +14,7 @@
 #include <WorkItem.h>
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -614,7 +615,19 @@ void DebugSession::writeOutputs() {
 
 DebugSession::Outcome DebugSession::commandLoop() {
   while (true) {
+    if (m_commandStarted) {
+      // --command-times: from reading a command to being ready for the next (a step: to its stop).
+      double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *m_commandStarted)
+              .count();
+      char text[48];
+      std::snprintf(text, sizeof text, "(command took %.3f ms)\n", ms);
+      m_out << text;
+      m_commandStarted.reset();
+    }
     auto line = m_input.next(kPrompt);
+    if (m_timeCommands)
+      m_commandStarted = std::chrono::steady_clock::now();
     if (!line)
       return Outcome{std::nullopt, true};
     std::string text = trim(*line);

@@ -17,6 +17,7 @@
 #include "InterpreterLaunch.h"
 #include "ValueFormat.h"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -40,6 +41,10 @@ public:
   /// After the launch, write each buffer argument to DIR/<index>/arg<N>.bin (clcapture-replay --output's
   /// layout, so the two can be compared file by file).
   void writeOutputsTo(std::filesystem::path folder) { m_outputFolder = std::move(folder); }
+
+  /// After each command, how long it took (to the next prompt: a step's time to its stop), as gdb's
+  /// `maintenance time` does; bench/debug_step_latency.py reads it.
+  void timeCommands(bool on) { m_timeCommands = on; }
 
   /// Runs the whole session: commands before the launch, the launch with its pauses, commands after it.
   /// Returns the process exit status.
@@ -165,6 +170,8 @@ private:
   bool m_failed = false;
   bool m_endedEarly = false; ///< Oclgrind stopped the launch with a fatal error
   std::optional<FindingWitness> m_witness;
+  bool m_timeCommands = false;
+  std::optional<std::chrono::steady_clock::time_point> m_commandStarted;
   std::vector<bool> m_accessSeen; ///< which of the witness's accesses the launch has stopped at
   unsigned m_repeat = 0;          ///< `step N`: stops still to skip
   RunRequest m_repeatRequest;
