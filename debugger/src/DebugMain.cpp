@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "CapturedLaunch.h"
 #include "CommandInput.h"
+#include "DapServer.h"
 #include "DebugSession.h"
 #include "FindingWitness.h"
 #include "InterpreterLaunch.h"
@@ -16,6 +17,7 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
   std::string output;
   std::optional<std::size_t> finding;
   bool commandTimes = false;
+  bool dap = false;
   app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive")
       ->required();
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
@@ -51,6 +54,7 @@ int main(int argc, char **argv) {
                  "work-item, stop at each of its accesses");
   app.add_flag("--command-times", commandTimes,
                "after each command, how long it took (a step: until it stopped), for benchmarks");
+  app.add_flag("--dap", dap, "speak the Debug Adapter Protocol on standard input and output (VS Code, …)");
   app.set_version_flag("--version", std::string("clcapture-debug ") + CLCAPTURE_VERSION);
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))
     return *exit;
@@ -68,7 +72,13 @@ int main(int argc, char **argv) {
 
   std::ifstream scriptFile;
   std::unique_ptr<CommandInput> input;
-  if (!script.empty()) {
+  std::ostringstream dapOutput; // what the session prints, sent to the DAP client as output events
+  DapServer *server = nullptr;
+  if (dap) {
+    auto owned = std::make_unique<DapServer>(std::cin, std::cout, dapOutput);
+    server = owned.get();
+    input = std::move(owned);
+  } else if (!script.empty()) {
     scriptFile.open(script);
     if (!scriptFile) {
       std::cerr << "clcapture-debug: error: -x: cannot read " << script << '\n';
@@ -90,7 +100,10 @@ int main(int argc, char **argv) {
     }
     witness = std::move(*found);
   }
-  DebugSession session(*opened, std::move(*interpreter), *input, std::cout);
+  DebugSession session(*opened, std::move(*interpreter), *input,
+                       dap ? static_cast<std::ostream &>(dapOutput) : std::cout);
+  if (server)
+    server->attach(session);
   if (witness)
     session.followFinding(std::move(*witness));
   session.timeCommands(commandTimes);

@@ -251,6 +251,7 @@ void DebugSession::describeStop(const Stop &stop) {
 RunRequest DebugSession::stopped(const Stop &stop) {
   m_phase = Phase::Paused;
   m_stop = &stop;
+  m_lastStop = stop.kind;
   m_focus = m_monitor ? m_monitor->focus() : stop.item->getGlobalID();
   if (m_repeat > 0 && stop.kind == StopKind::Step) {
     --m_repeat;
@@ -611,6 +612,18 @@ void DebugSession::writeOutputs() {
     if (!written)
       fail("--output: " + written.error());
   }
+}
+
+std::string DebugSession::runQuietly(const std::string &line, bool &failed) {
+  std::stringbuf captured;
+  std::streambuf *previous = m_out.rdbuf(&captured);
+  bool failedBefore = m_failed;
+  m_failed = false;
+  Outcome outcome = execute(trim(line));
+  failed = m_failed || outcome.resume.has_value() || outcome.quit;
+  m_failed = failedBefore;
+  m_out.rdbuf(previous);
+  return captured.str();
 }
 
 DebugSession::Outcome DebugSession::commandLoop() {

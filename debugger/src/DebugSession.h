@@ -61,6 +61,17 @@ public:
   std::optional<int> accessAt(const oclgrind::WorkItem &item, bool write, const oclgrind::Memory &memory,
                               std::size_t address, std::size_t size) override;
 
+  // For a front end that is not a terminal (the DAP server): one command's output, and the state around it.
+  /// Runs a command that does not move the launch (break, delete, watch, print, set var, info, backtrace) and
+  /// gives back what it printed; `failed` says whether it printed an error.
+  std::string runQuietly(const std::string &line, bool &failed);
+  bool finished() const { return m_phase == Phase::Finished; }
+  bool started() const { return m_phase != Phase::Before; }
+  std::optional<StopKind> lastStop() const { return m_lastStop; }
+  oclgrind::Size3 focus() const { return m_focus; }
+  std::string idText(oclgrind::Size3 id) const;
+  const CapturedLaunch &launch() const { return m_launch; }
+
   /// Sets the session up on a finding's witness: the focus on its first work-item, a stop at each of its
   /// accesses (the very load or store, on the bytes the finding names), the values printed there.
   void followFinding(FindingWitness witness);
@@ -94,7 +105,6 @@ private:
   void printSourceLine(const SourceLocation &where);
   const std::vector<std::string> *sourceLines(const std::string &file);
   std::string fileShown(const std::string &file) const;
-  std::string idText(oclgrind::Size3 id) const;
   std::unique_ptr<WorkItemView> focusView() const;
   std::optional<RunRequest> resumeOrRefuse(RunRequest request);
   /// How a step starts a work-item that has not run yet: to its kernel's first line past the prologue.
@@ -171,6 +181,7 @@ private:
   bool m_endedEarly = false; ///< Oclgrind stopped the launch with a fatal error
   std::optional<FindingWitness> m_witness;
   bool m_timeCommands = false;
+  std::optional<StopKind> m_lastStop;
   std::optional<std::chrono::steady_clock::time_point> m_commandStarted;
   std::vector<bool> m_accessSeen; ///< which of the witness's accesses the launch has stopped at
   unsigned m_repeat = 0;          ///< `step N`: stops still to skip

@@ -3,7 +3,7 @@
 buffers each leaves compared (integers bit for bit, floats within 4 ULP), for issue 27's acceptance and
 docs/debugger.md's counts.
 
-usage: corpus_sweep.py CORPUS_DIR --debug BIN --replay BIN [--jobs N] [--markdown FILE] [KERNEL.cl ...]
+usage: corpus_sweep.py CORPUS_DIR --debug BIN --replay BIN [--jobs N] [--every N] [--markdown FILE] [KERNEL.cl ...]
 
 Each kernel's launch comes from its header (tests/kernels/run_kernel.py); a buffer the header gives no contents
 gets deterministic ones (bytes 3, 10, 17, …), one without a size max(1 MiB, 64 × work-items) bytes, a __local
@@ -156,9 +156,10 @@ def main():
     p.add_argument("--replay", required=True)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--markdown")
+    p.add_argument("--every", type=int, default=1, help="every Nth kernel of the corpus (the suite's sample)")
     args = p.parse_intermixed_args()
     kernels = args.kernels or sorted(glob.glob(os.path.join(args.corpus, "**", "*.cl"), recursive=True))
-    kernels = [k for k in kernels if not os.path.basename(k).startswith("_")]
+    kernels = [k for k in kernels if not os.path.basename(k).startswith("_")][::args.every]
     counts, failures, exceptions = {}, 0, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for name, outcome, why, expected in pool.map(lambda k: sweep_one(k, args), kernels):
