@@ -16,6 +16,7 @@
 #include "FindingWitness.h"
 #include "InterpreterLaunch.h"
 #include "ValueFormat.h"
+#include "WorkItemView.h"
 
 #include <chrono>
 #include <filesystem>
@@ -27,8 +28,6 @@
 #include <vector>
 
 namespace clcapture::debug {
-
-class WorkItemView;
 
 class DebugSession : public StopHandler {
 public:
@@ -101,7 +100,13 @@ private:
 
   void describeStop(const Stop &stop);
   void describeAccess(const Stop &stop);
-  std::string witnessElement() const;
+  /// The finding's array for this work-item: where it starts, its element type, the memory it is in.
+  struct WitnessMemory {
+    Place base;
+    const llvm::DIType *element = nullptr;
+    const oclgrind::Memory *memory = nullptr;
+  };
+  std::optional<WitnessMemory> witnessMemory(const oclgrind::WorkItem &item) const;
   void printSourceLine(const SourceLocation &where);
   const std::vector<std::string> *sourceLines(const std::string &file);
   std::string fileShown(const std::string &file) const;

@@ -214,19 +214,14 @@ DebugSession::Outcome DebugSession::cmdBacktrace(const std::string &) {
     return {};
   }
   const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
-  SourceLocation where = locationOf(m_monitor->nextOf(item));
-  unsigned frame = 0;
-  if (where.function)
-    m_out << '#' << frame++ << "  " << where.function->getName().str() << " () at " << fileShown(where.file)
-          << ':' << where.line << '\n';
-  std::stack<const llvm::Instruction *> calls = item->getCallStack();
-  while (!calls.empty()) {
-    SourceLocation caller = locationOf(calls.top());
-    calls.pop();
-    m_out << '#' << frame++ << "  "
-          << (caller.function ? caller.function->getName().str() : std::string("??")) << " () at "
-          << fileShown(caller.file) << ':' << caller.line << '\n';
-  }
+  std::vector<const llvm::Instruction *> at{m_monitor->nextOf(item)};
+  for (std::stack<const llvm::Instruction *> calls = item->getCallStack(); !calls.empty(); calls.pop())
+    at.push_back(calls.top());
+  unsigned number = 0;
+  for (const llvm::Instruction *instruction : at)
+    for (const SourceFrame &frame : framesAt(instruction))
+      m_out << '#' << number++ << "  " << frame.function << " () at " << fileShown(frame.file) << ':'
+            << frame.line << (frame.inlined ? "  (inlined)" : "") << '\n';
   return {};
 }
 

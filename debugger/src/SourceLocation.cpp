@@ -37,6 +37,27 @@ SourceLocation locationOf(const llvm::Instruction *instruction) {
   return where;
 }
 
+std::vector<SourceFrame> framesAt(const llvm::Instruction *instruction) {
+  std::vector<SourceFrame> frames;
+  if (!instruction)
+    return frames;
+  const llvm::DILocation *loc = instruction->getDebugLoc().get();
+  if (!loc) {
+    frames.push_back({instruction->getFunction()->getName().str(), {}, 0, false});
+    return frames;
+  }
+  for (; loc; loc = loc->getInlinedAt()) {
+    const llvm::DISubprogram *program = loc->getScope() ? loc->getScope()->getSubprogram() : nullptr;
+    SourceFrame frame;
+    frame.function = program ? program->getName().str() : instruction->getFunction()->getName().str();
+    frame.file = shownFileName(loc->getFilename());
+    frame.line = loc->getLine();
+    frame.inlined = loc->getInlinedAt() != nullptr;
+    frames.push_back(frame);
+  }
+  return frames;
+}
+
 unsigned firstLineOf(const llvm::Function &function) {
   // As gdb's `break FUNCTION`: past the prologue (the lines of the declaration and of its brace, where the
   // arguments are stored), unless the body shares them.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 class StringRef;
@@ -25,6 +26,17 @@ struct SourceLocation {
 
 /// The instruction's location; the main file's name is given back empty (the kernel file).
 SourceLocation locationOf(const llvm::Instruction *instruction);
+
+/// One source-level frame at an instruction: the function, file and line; code inlined from a helper (clang
+/// inlines always_inline helpers even at -O0) has the helper's frame, then the frame it was inlined into.
+struct SourceFrame {
+  std::string function;
+  std::string file; ///< "" for the kernel file
+  unsigned line = 0;
+  bool inlined = false;
+};
+/// The frames at `instruction`, innermost first (one for code that was not inlined).
+std::vector<SourceFrame> framesAt(const llvm::Instruction *instruction);
 
 /// A debug file name as the debugger shows it: the file name alone; empty for the kernel file.
 std::string shownFileName(llvm::StringRef debugFileName);

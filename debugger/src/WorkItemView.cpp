@@ -23,16 +23,19 @@ namespace clcapture::debug {
 
 namespace {
 
-// The lexical scopes around `loc`, innermost first, up to its function.
+// The lexical scopes around `loc`, innermost first, up to its function; for code inlined from a helper (clang
+// inlines always_inline helpers even at -O0), on through the scopes around the call it was inlined at.
 std::vector<const llvm::DIScope *> scopesAround(const llvm::DILocation *loc) {
   std::vector<const llvm::DIScope *> chain;
-  const llvm::DIScope *scope = loc ? loc->getScope() : nullptr;
-  while (scope) {
-    chain.push_back(scope);
-    if (llvm::isa<llvm::DISubprogram>(scope))
-      break;
-    const auto *block = llvm::dyn_cast<llvm::DILexicalBlockBase>(scope);
-    scope = block ? block->getScope() : nullptr;
+  for (; loc; loc = loc->getInlinedAt()) {
+    const llvm::DIScope *scope = loc->getScope();
+    while (scope) {
+      chain.push_back(scope);
+      if (llvm::isa<llvm::DISubprogram>(scope))
+        break;
+      const auto *block = llvm::dyn_cast<llvm::DILexicalBlockBase>(scope);
+      scope = block ? block->getScope() : nullptr;
+    }
   }
   return chain;
 }

@@ -257,7 +257,8 @@ def scenario_finding(args, tmp):
     out = session(args, command[1], ["run", "continue", "run"], extra=command[2:])
     for number, (access, gid) in enumerate(zip(finding["accesses"], ids), 1):
         verb = "wrote" if "write" in access["access"] else "read"
-        check(f"Finding 1, access {number}: work-item ({gid}) {verb} {element} at " in out,
+        check(f"Finding 1, access {number}: work-item ({gid}) {verb} {finding['array']} bytes "
+              f"{finding['bytes'][0]}..{finding['bytes'][1]} at " in out,
               f"no stop at access {number} ({verb} by {gid})")
     values = [int(v) for v in re.findall(re.escape(element) + r" = (-?\d+)\n", out)]
     base = ids[0] - ids[0] % 64  # the work-group's first global id (groups of 64)
