@@ -114,6 +114,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--replay", help="clcapture-replay: replay the capture on PoCL and compare the outputs")
     ap.add_argument("--pack", action="store_true", help="pack the capture and verify the archive too")
+    ap.add_argument("--debug", help="clcapture-debug: follow the first race finding (--finding) to both accesses")
     ap.add_argument("--timeout", type=int, default=30,
                     help="clcapture-verify --timeout per instantiation (default 30, for the suite's time: an "
                          "instantiation that needs more is unknown, reason: time limit)")
@@ -208,6 +209,19 @@ def main():
         failures.append("the known race is not reported")
     if app.get("race") is False and races:
         failures.append(f"a race is reported where there is none: {races[0]}")
+    # 3b. the known race watched in the debugger: --finding stops at both accesses of its witness.
+    if a.debug and races:
+        race = races[0]
+        result = next(r for r in distinct if r["index"] == race["instantiation"])
+        number = 1 + next(k for k, f in enumerate(result["findings"])
+                          if f["message"] == race["message"] and f["kind"] == race["kind"])
+        p = subprocess.run([a.debug, capture, "--launch", str(result["index"]), "--finding", str(number), "--batch"],
+                           input="run\ncontinue\nrun\n", capture_output=True, text=True, timeout=1200)
+        for k in range(1, len(race["work_items"]) + 1):
+            if f"Finding {number}, access {k}: work-item " not in p.stdout:
+                failures.append(f"clcapture-debug --finding {number} did not stop at access {k} "
+                                f"(exit {p.returncode}): {p.stdout[-800:]} {p.stderr[-400:]}")
+        summary["debug_finding"] = {"launch": result["index"], "finding": number, "exit": p.returncode}
     # 4. replay from the capture alone, outputs compared; pack, and verify the archive.
     if a.replay and app.get("replay"):
         start = time.monotonic()

@@ -56,20 +56,20 @@ std::optional<InstantiationResult> parseReply(const std::string &text) {
   }
 }
 
-bool abortedAtTimeLimit(const AnalysisProcesses::Outcome &outcome, double secondsLeft, double limitSeconds) {
-  // cvc5 1.0.3 aborts now and then when its time limit interrupts the SAT solver ("cadical: fatal error: …
-  // can only get value in satisfied state"): an abort inside a solver query when the launch's time is up is
-  // that limit reached, not a crash of ours. A loaded machine reaches it where an idle one does not.
-  return limitSeconds > 0 && outcome.signal == SIGABRT &&
-         outcome.step.rfind("while asking the solver", 0) == 0 &&
-         secondsLeft < std::max(1.0, 0.1 * limitSeconds);
+bool abortedInSolver(const AnalysisProcesses::Outcome &outcome) {
+  // cvc5 1.0.3 aborts now and then when a time limit (the launch's, or a query's budget) interrupts its SAT
+  // solver ("cadical: fatal error: … can only get value in satisfied state"): an abort inside a solver query
+  // is that limit reached, not a crash of ours. A loaded machine reaches it where an idle one does not.
+  return outcome.signal == SIGABRT && outcome.step.rfind("while asking the solver", 0) == 0;
 }
 
 namespace {
 
+constexpr const char *kSolverAborted = "cvc5 aborted when a time limit interrupted its SAT solver";
+
 AnalysisProcesses::Outcome asTimedOut(AnalysisProcesses::Outcome outcome) {
   outcome.ending = AnalysisProcesses::Ending::TimedOut;
-  outcome.step += " (cvc5 aborted when its time limit interrupted its SAT solver)";
+  outcome.step = std::string(kSolverAborted) + ", " + outcome.step;
   return outcome;
 }
 
@@ -99,15 +99,15 @@ AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
   if (outcome.ending != AnalysisProcesses::Ending::Crashed || !outcome.signal)
     return outcome;
   double left = secondsLeft();
-  if (abortedAtTimeLimit(outcome, left, limitSeconds))
-    return asTimedOut(std::move(outcome));
-  if (limitSeconds > 0 && left < 1)
-    return outcome;
+  bool noTimeToRetry = limitSeconds > 0 && left < 1;
+  // Without a time limit no limit interrupted the solver: a crash is a crash.
+  bool limited = limitSeconds > 0;
+  if (noTimeToRetry)
+    return limited && abortedInSolver(outcome) ? asTimedOut(std::move(outcome)) : outcome;
   if (onRetry)
     onRetry(outcome.signal);
   outcome = attempt(left);
-  if (outcome.ending == AnalysisProcesses::Ending::Crashed &&
-      abortedAtTimeLimit(outcome, secondsLeft(), limitSeconds))
+  if (outcome.ending == AnalysisProcesses::Ending::Crashed && limited && abortedInSolver(outcome))
     return asTimedOut(std::move(outcome));
   return outcome;
 }
@@ -128,6 +128,10 @@ InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, do
   case Ending::TimedOut:
     r.verdict = report::Verdict::Unknown;
     r.errorKind = report::ErrorKind::Timeout;
+    if (outcome.step.rfind(kSolverAborted, 0) == 0) {
+      r.reason = "timed out: " + outcome.step + " (twice, or with no time left to ask again)";
+      break;
+    }
     r.reason = "timed out: still running at the " + secondsText(limitSeconds) + " s limit in a step that " +
                (outcome.step.empty() ? std::string("does not stop by itself (one solver query, or compiling)")
                                      : "does not stop by itself, " + outcome.step) +

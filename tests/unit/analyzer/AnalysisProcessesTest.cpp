@@ -279,38 +279,42 @@ TEST_CASE(
   ::unlink(marker.c_str());
 }
 
-TEST_CASE("an abort inside a solver query when the launch's time is up is the time limit, not a crash",
-          "[processes]") {
+TEST_CASE("an abort inside a solver query under a time limit is the time limit, not a crash", "[processes]") {
   auto processes = startOrFail([](const std::string &request) -> std::string {
+    if (request.rfind("compiling", 0) == 0) {
+      AnalysisProcesses::reportStep("while compiling kernels/k.cl");
+      std::abort();
+    }
     AnalysisProcesses::reportStep("while asking the solver whether " + request);
-    if (request.rfind("late", 0) == 0) // cvc5's abort as its time limit interrupts CaDiCaL
-      std::abort();
-    if (request.rfind("early", 0) == 0)
-      std::abort();
-    return "answered " + request;
+    std::abort(); // cvc5's abort as a time limit interrupts CaDiCaL
   });
   auto withLimit = [](const std::string &what) {
     return [what](double seconds) { return what + " " + std::to_string(static_cast<int>(seconds)); };
   };
   int retries = 0;
-  // A limit under 1 s leaves less than 1 s whenever the child aborts (on a machine so loaded that it has not
-  // aborted by then, the driver ends it at the limit: timed out as well).
+  // A limit under 1 s leaves no time to ask again (on a machine so loaded that the child has not aborted by
+  // then, the driver ends it at the limit: timed out as well).
   auto late = verify::runRetryingCrash(*processes, withLimit("late"), 0.9, 0, [&](int) { ++retries; });
   CHECK(late.ending == AnalysisProcesses::Ending::TimedOut);
   CHECK(retries == 0);
-  // With the time not up, an abort is a crash: asked once more, and the second crash is the outcome.
-  auto early = verify::runRetryingCrash(*processes, withLimit("early"), 600, 0, [&](int) { ++retries; });
-  CHECK(early.ending == AnalysisProcesses::Ending::Crashed);
-  CHECK(early.signal == SIGABRT);
+  // With time left it is asked again; the second abort is the limit too.
+  auto twice = verify::runRetryingCrash(*processes, withLimit("twice"), 600, 0, [&](int) { ++retries; });
+  CHECK(twice.ending == AnalysisProcesses::Ending::TimedOut);
+  CHECK(twice.step.rfind("cvc5 aborted when a time limit interrupted its SAT solver, while asking the solver",
+                         0) == 0);
   CHECK(retries == 1);
-  // Outside a solver query, or without a limit, never.
-  AnalysisProcesses::Outcome compiling;
-  compiling.ending = AnalysisProcesses::Ending::Crashed;
-  compiling.signal = SIGABRT;
-  compiling.step = "while compiling kernels/k.cl";
-  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 0.1, 30));
-  compiling.step = "while asking the solver whether x";
-  CHECK(verify::abortedAtTimeLimit(compiling, 0.1, 30));
-  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 0.1, 0));
-  CHECK_FALSE(verify::abortedAtTimeLimit(compiling, 20, 30));
+  auto result = verify::resultOfEnding(twice, 600, verify::VerifyOptions{});
+  CHECK(result.verdict == report::Verdict::Unknown);
+  CHECK(result.errorKind == report::ErrorKind::Timeout);
+  CHECK(result.reason.find("cvc5 aborted") != std::string::npos);
+  // Outside a solver query, or without a time limit, a crash stays a crash.
+  retries = 0;
+  auto compiling =
+      verify::runRetryingCrash(*processes, withLimit("compiling"), 600, 0, [&](int) { ++retries; });
+  CHECK(compiling.ending == AnalysisProcesses::Ending::Crashed);
+  CHECK(retries == 1);
+  auto unlimited =
+      verify::runRetryingCrash(*processes, withLimit("unlimited"), 0, 0, [&](int) { ++retries; });
+  CHECK(unlimited.ending == AnalysisProcesses::Ending::Crashed);
+  CHECK(unlimited.signal == SIGABRT);
 }

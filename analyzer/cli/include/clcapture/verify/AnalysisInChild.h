@@ -49,17 +49,17 @@ double softLimitSeconds(double limitSeconds);
 report::InstantiationResult resultOfEnding(const AnalysisProcesses::Outcome &outcome, double limitSeconds,
                                            const VerifyOptions &options);
 
+/// Whether a crash is cvc5 aborting as a time limit interrupts its SAT solver: SIGABRT inside a solver query.
+bool abortedInSolver(const AnalysisProcesses::Outcome &outcome);
+
 /// Asks `request` of a child (AnalysisProcesses::run) with `limitSeconds` (0: none) and the memory bound
 /// `memoryBytes`; a child that crashed with a signal is asked once more, in a fresh child, with the time
 /// left (when at least 1 s is), and `onRetry` hears of it with the signal. cvc5 1.0.3 aborts now and then
-/// when its time limit interrupts the SAT solver, how often depending on the machine's load; a crash that
-/// comes again is the outcome, unless it is that abort with the time up (abortedAtTimeLimit): then the
-/// outcome is TimedOut (the verdict `unknown`, the cause the time limit). `withLimit(seconds)` is the request
-/// text for a limit (the child's own, softLimitSeconds of the one the driver keeps). Whether a crash is cvc5
-/// aborting as its time limit interrupts the SAT solver: SIGABRT inside a solver query with (nearly) none of
-/// the launch's `limitSeconds` left. runRetryingCrash then ends the launch as timed out.
-bool abortedAtTimeLimit(const AnalysisProcesses::Outcome &outcome, double secondsLeft, double limitSeconds);
-
+/// when a time limit interrupts its SAT solver, how often depending on the machine's load; a crash that
+/// comes again is the outcome — unless, with a time limit, it is that abort (abortedInSolver), again or with
+/// no time left to ask again: then the outcome is TimedOut (the verdict `unknown`, the cause the time limit).
+/// `withLimit(seconds)` is the request text for a limit (the child's own, softLimitSeconds of the one the
+/// driver keeps).
 AnalysisProcesses::Outcome runRetryingCrash(AnalysisProcesses &processes,
                                             const std::function<std::string(double)> &withLimit,
                                             double limitSeconds, std::uint64_t memoryBytes,
