@@ -120,8 +120,8 @@ DebugSession::DebugSession(const CapturedLaunch &launch, std::unique_ptr<Interpr
       {"compare",
        {},
        &DebugSession::cmdCompare,
-       "compare: after the launch, its buffers against the bytes the capture recorded after it "
-       "(--data-after)"},
+       "compare [replay]: after the launch, its buffers against the bytes the capture recorded after it "
+       "(--data-after), or against clcapture-replay's on the system's OpenCL device"},
       {"quit", {"q", "exit"}, &DebugSession::cmdQuit, "quit: end the session"},
   };
 }

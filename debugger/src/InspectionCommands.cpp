@@ -8,6 +8,7 @@
 #include "DebugSession.h"
 #include "ExpressionEvaluator.h"
 #include "SessionText.h"
+#include "SiblingProgram.h"
 #include "WorkItemView.h"
 #include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/replay/BufferComparison.h"
@@ -16,9 +17,12 @@
 #include <WorkGroup.h>
 #include <WorkItem.h>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
+#include <memory>
 #include <stack>
 
 namespace clcapture::debug {
@@ -384,41 +388,82 @@ DebugSession::Outcome DebugSession::cmdExamine(const std::string &a) {
   return {};
 }
 
-DebugSession::Outcome DebugSession::cmdCompare(const std::string &) {
+DebugSession::Outcome DebugSession::cmdCompare(const std::string &a) {
   if (m_phase != Phase::Finished) {
     fail("compare needs the launch's end: run it first");
     return {};
   }
+  std::string against = trim(a);
+  if (!against.empty() && against != "replay" && against != "capture") {
+    fail("compare takes nothing (the capture's bytes after the launch) or `replay` (clcapture-replay's "
+         "outputs)");
+    return {};
+  }
   const replay::LaunchPlan &plan = m_launch.plan;
+  // `compare replay`: clcapture-replay runs the launch on the system's OpenCL device (its driver's compiler
+  // stays out of this process) and writes what it read back; each buffer it wrote is compared.
+  std::filesystem::path replayed;
+  std::unique_ptr<std::filesystem::path, void (*)(std::filesystem::path *)> cleanup(nullptr, [](auto *p) {
+    std::error_code ec;
+    std::filesystem::remove_all(*p, ec);
+  });
+  if (against == "replay") {
+    char folder[] = "/tmp/clcapture-debug-replay-XXXXXX";
+    if (!::mkdtemp(folder)) {
+      fail("compare replay: cannot make a temporary folder");
+      return {};
+    }
+    replayed = folder;
+    cleanup.reset(&replayed);
+    std::string program = siblingProgram("clcapture-replay");
+    auto [text, status] = runProgram({program, m_launch.input.given.string(),
+                                      "--only=" + std::to_string(plan.index), "--output", replayed.string()});
+    if (!std::filesystem::is_directory(replayed / std::to_string(plan.index))) {
+      fail("compare replay: " + program + " did not run the launch (exit " + std::to_string(status) + ")");
+      return {};
+    }
+  }
   unsigned compared = 0, differing = 0;
   for (const replay::ArgPlan &arg : plan.args) {
     if (arg.role != replay::ArgRole::Memory)
       continue;
-    if (!arg.dataAfter) {
-      m_out << arg.name << ": nothing to compare ("
-            << (arg.dataAfterSkipped ? *arg.dataAfterSkipped : std::string("captured without --data-after"))
-            << ")\n";
-      continue;
+    std::vector<std::uint8_t> other;
+    if (against == "replay") {
+      auto file = replayed / std::to_string(plan.index) / ("arg" + std::to_string(arg.index) + ".bin");
+      auto bytes = format::readCaptureFile(file);
+      if (!bytes)
+        continue; // the replay reads back only what the kernel may write
+      other.assign(bytes->begin(), bytes->end());
+    } else {
+      if (!arg.dataAfter) {
+        m_out << arg.name << ": nothing to compare ("
+              << (arg.dataAfterSkipped ? *arg.dataAfterSkipped : std::string("captured without --data-after"))
+              << ")\n";
+        continue;
+      }
+      auto captured = format::readCaptureFile(m_launch.input.folder / *arg.dataAfter);
+      if (!captured) {
+        m_out << arg.name << ": nothing to compare (" << captured.error() << ")\n";
+        continue;
+      }
+      other.assign(captured->begin(), captured->end());
     }
-    auto captured = format::readCaptureFile(m_launch.input.folder / *arg.dataAfter);
-    if (!captured) {
-      m_out << arg.name << ": nothing to compare (" << captured.error() << ")\n";
-      continue;
-    }
-    std::vector<std::uint8_t> after(captured->begin(), captured->end());
     replay::ElementType type =
         replay::elementTypeOf(arg.typeName.value_or(m_interpreter->argumentTypeName(arg.index)));
     replay::Comparison c =
-        replay::compareBuffers(m_interpreter->memoryBytes(arg.memory), after, type, 4, plan.endianness);
+        replay::compareBuffers(m_interpreter->memoryBytes(arg.memory), other, type, 4, plan.endianness);
     ++compared;
     if (!c.same)
       ++differing;
     m_out << arg.name << ": " << replay::describe(c, type) << '\n';
   }
+  std::string whose = against == "replay" ? "clcapture-replay's" : "the capture's";
   if (!compared)
-    m_out << "no buffer has bytes captured after the launch (capture with --data-after)\n";
+    m_out << (against == "replay" ? std::string("clcapture-replay read back no buffer\n")
+                                  : std::string("no buffer has bytes captured after the launch (capture with "
+                                                "--data-after)\n"));
   else
-    m_out << (differing ? "outputs differ from the capture's\n" : "outputs equal the capture's\n");
+    m_out << (differing ? "outputs differ from " + whose + "\n" : "outputs equal " + whose + "\n");
   return {};
 }
 

@@ -10,7 +10,8 @@ SCENARIO
                (in[1] + in[5], in[3] + in[7]); `next` runs the line and scratch[1] holds their sum
   set-var      at the store of group 1's result, `set var scratch[0] = 1234` changes what the launch writes:
                partial[1] is 1234 after `run` (x/2 partial), partial[0] the true sum, and `compare` says the
-               outputs differ from the capture's; without the change they are equal
+               outputs differ from the capture's; without the change they are equal, and equal to what
+               clcapture-replay reads back on PoCL (`compare replay`)
   focus        `step` starts at work-item 0's first line; `next` to the barrier, where it waits; `workitem 5`
                switches inside the group, `workitem 12` starts group 1; get_group_id, get_local_id, l and the
                work-item table say so; finished groups cannot be focused
@@ -32,8 +33,9 @@ SCENARIO
                the witness's read and write, by the report's two work-items, on the report's element; the
                values printed there are the input's (the read: in[base + 31] before the write) and the sum
                the write stores (in[base + 31] + in[base + 63])
-  bad-input    a missing capture, --launch past the capture, a launch without its buffer bytes: one line and
-               exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1
+  bad-input    a missing capture, a damaged archive, --launch past the capture, a launch without its buffer bytes: one line and
+               exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1;
+               the program links LLVM 14 (Oclgrind's) and never LLVM 16 or CVC5, clcapture-verify never Oclgrind
 """
 import argparse
 import json
@@ -137,9 +139,10 @@ def scenario_set_var(args, tmp):
     check("$2 = 1234" in out, "set var did not change scratch[0]")
     check(f"partial[0]:\t{sums[0]}\t1234" in out, "the launch did not write the changed value")
     check("outputs differ from the capture's" in out, "compare did not see the change")
-    out = session(args, folder, ["run", "x/2 partial", "compare"])
+    out = session(args, folder, ["run", "x/2 partial", "compare", "compare replay"])
     check(f"partial[0]:\t{sums[0]}\t{sums[1]}" in out, "the unchanged launch's sums are wrong")
     check("partial: same" in out and "outputs equal the capture's" in out, "compare: outputs should be equal")
+    check("outputs equal clcapture-replay's" in out, "compare replay: PoCL's outputs should be equal")
 
 
 def scenario_focus(args, tmp):
@@ -282,6 +285,18 @@ def scenario_bad_input(args, tmp):
     check('error: no symbol "nothing" in the current context' in out, "a name that names nothing")
     check("error: in expression `(l` at column 3: expected ')'" in out, "a malformed expression")
     check(re.search(r"\$\d+ = \d+", out), "a good print after errors")
+    damaged = os.path.join(tmp, "bug.tar.gz")
+    with open(damaged, "wb") as f:
+        f.write(b"\x1f\x8b\x08\x00not really gzip" * 10)
+    r = run([args.debug, damaged, "--batch"], want=10, stdin="")
+    check(r.stderr.count("\n") == 1 and "clcapture-debug: error:" in r.stderr, "a damaged archive: one line")
+    # LLVM 14 (Oclgrind's) and LLVM 16 (the analyzer's) never share a process.
+    linked = run(["ldd", args.debug]).stdout
+    check("libLLVM-14" in linked and "liboclgrind" in linked and "libLLVM-16" not in linked and
+          "libcvc5" not in linked, "clcapture-debug links LLVM 16 or CVC5")
+    verify = os.path.join(os.path.dirname(args.debug), "clcapture-verify")
+    if os.path.exists(verify):
+        check("liboclgrind" not in run(["ldd", verify]).stdout, "clcapture-verify links Oclgrind")
     short = os.path.join(tmp, "short")
     capture(args, short, options=("--data", "16"))
     r = run([args.debug, short, "--batch"], want=10, stdin="")
