@@ -580,16 +580,20 @@ DebugSession::Outcome DebugSession::cmdContinue(const std::string &) {
   return Outcome{resumeOrRefuse(runRequest(RunMode::Continue, 0, {})), false};
 }
 
-DebugSession::Outcome DebugSession::cmdStep(const std::string &a) {
+DebugSession::Outcome DebugSession::stepLines(RunMode mode, const std::string &name, const std::string &a) {
   auto count = trim(a).empty() ? std::optional<std::uint64_t>(1) : number(a);
   if (!count || *count == 0) {
-    fail("step takes a positive count");
+    fail(name + " takes a positive count");
     return {};
   }
-  RunRequest r = runRequest(RunMode::Step);
+  RunRequest r = runRequest(mode);
   m_repeat = static_cast<unsigned>(*count - 1);
   m_repeatRequest = r;
   return Outcome{resumeOrRefuse(focusHasBegun() ? r : startRequest()), false};
+}
+
+DebugSession::Outcome DebugSession::cmdStep(const std::string &a) {
+  return stepLines(RunMode::Step, "step", a);
 }
 
 bool DebugSession::focusHasBegun() const {
@@ -605,15 +609,7 @@ RunRequest DebugSession::startRequest() const {
 }
 
 DebugSession::Outcome DebugSession::cmdNext(const std::string &a) {
-  auto count = trim(a).empty() ? std::optional<std::uint64_t>(1) : number(a);
-  if (!count || *count == 0) {
-    fail("next takes a positive count");
-    return {};
-  }
-  RunRequest r = runRequest(RunMode::Next);
-  m_repeat = static_cast<unsigned>(*count - 1);
-  m_repeatRequest = r;
-  return Outcome{resumeOrRefuse(focusHasBegun() ? r : startRequest()), false};
+  return stepLines(RunMode::Next, "next", a);
 }
 
 DebugSession::Outcome DebugSession::cmdFinish(const std::string &) {

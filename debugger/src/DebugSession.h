@@ -115,6 +115,17 @@ private:
   /// How a step starts a work-item that has not run yet: to its kernel's first line past the prologue.
   RunRequest startRequest() const;
   bool focusHasBegun() const;
+  /// EXPR's value in the focused work-item (the view it was read through kept with it); nullopt after an
+  /// `error:` line (a malformed expression, a name that names nothing, `needsPause` when none is paused).
+  struct Evaluated {
+    std::unique_ptr<WorkItemView> view;
+    Value value;
+  };
+  std::optional<Evaluated>
+  evaluateFocused(const std::string &expression,
+                  const std::string &needsPause =
+                      "no work-item is paused (start the launch with step, next or a breakpoint "
+                      "and continue)");
   std::optional<std::string> evaluateText(const std::string &expression, NumberFormat format);
 
   Outcome cmdHelp(const std::string &a);
@@ -124,6 +135,8 @@ private:
   Outcome cmdInfo(const std::string &a);
   Outcome cmdRun(const std::string &a);
   Outcome cmdContinue(const std::string &a);
+  /// `step [N]` and `next [N]`: N stops of `mode`.
+  Outcome stepLines(RunMode mode, const std::string &name, const std::string &arguments);
   Outcome cmdStep(const std::string &a);
   Outcome cmdNext(const std::string &a);
   Outcome cmdFinish(const std::string &a);

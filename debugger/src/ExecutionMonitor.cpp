@@ -55,6 +55,17 @@ const llvm::Instruction *nextAfter(const oclgrind::WorkItem *item, const llvm::I
 
 } // namespace
 
+std::vector<const oclgrind::WorkItem *> workItemsOf(const oclgrind::WorkGroup &group) {
+  std::vector<const oclgrind::WorkItem *> items;
+  oclgrind::Size3 size = group.getGroupSize();
+  for (std::size_t z = 0; z < size.z; ++z)
+    for (std::size_t y = 0; y < size.y; ++y)
+      for (std::size_t x = 0; x < size.x; ++x)
+        if (const oclgrind::WorkItem *item = group.getWorkItem(oclgrind::Size3(x, y, z)))
+          items.push_back(item);
+  return items;
+}
+
 ExecutionMonitor::ExecutionMonitor(const oclgrind::Context *context, StopHandler &handler, RunRequest first,
                                    oclgrind::Size3 focus, Timeline &timeline)
     : oclgrind::Plugin(context), m_handler(handler), m_request(std::move(first)), m_focus(focus),
@@ -427,20 +438,14 @@ bool ExecutionMonitor::groupFinished(oclgrind::Size3 group) const {
 }
 
 bool ExecutionMonitor::groupAtBarrier(const oclgrind::WorkGroup &group, bool &allFinished) const {
-  oclgrind::Size3 size = group.getGroupSize();
   allFinished = true;
-  for (std::size_t z = 0; z < size.z; ++z)
-    for (std::size_t y = 0; y < size.y; ++y)
-      for (std::size_t x = 0; x < size.x; ++x) {
-        const oclgrind::WorkItem *other = group.getWorkItem(oclgrind::Size3(x, y, z));
-        if (!other)
-          continue;
-        oclgrind::WorkItem::State state = other->getState();
-        if (state != oclgrind::WorkItem::FINISHED)
-          allFinished = false;
-        if (state == oclgrind::WorkItem::READY)
-          return false;
-      }
+  for (const oclgrind::WorkItem *other : workItemsOf(group)) {
+    oclgrind::WorkItem::State state = other->getState();
+    if (state != oclgrind::WorkItem::FINISHED)
+      allFinished = false;
+    if (state == oclgrind::WorkItem::READY)
+      return false;
+  }
   return true;
 }
 
@@ -453,11 +458,8 @@ void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
     m_groupDone[index] = true;
     ++m_finishedGroups;
   }
-  oclgrind::Size3 size = group->getGroupSize();
-  for (std::size_t z = 0; z < size.z; ++z)
-    for (std::size_t y = 0; y < size.y; ++y)
-      for (std::size_t x = 0; x < size.x; ++x)
-        m_items.erase(group->getWorkItem(oclgrind::Size3(x, y, z)));
+  for (const oclgrind::WorkItem *item : workItemsOf(*group))
+    m_items.erase(item);
 }
 
 void ExecutionMonitor::noteAccess(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, bool write,

@@ -80,6 +80,9 @@ struct RunRequest {
   oclgrind::Size3 tracked; ///< RunMode::Scan: the work-item whose line entries are noted
 };
 
+/// The work-items of a running group, in Oclgrind's order (x fastest).
+std::vector<const oclgrind::WorkItem *> workItemsOf(const oclgrind::WorkGroup &group);
+
 inline RunRequest runRequest(RunMode mode, unsigned line = 0, std::string file = {}, std::uint64_t clock = 0,
                              oclgrind::Size3 tracked = {}) {
   RunRequest r;

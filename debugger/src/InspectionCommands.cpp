@@ -68,25 +68,18 @@ void DebugSession::infoWorkitems() {
   }
   const oclgrind::WorkItem *focus = m_monitor->invocation()->getCurrentWorkItem();
   const oclgrind::WorkGroup *group = focus->getWorkGroup();
-  oclgrind::Size3 size = group->getGroupSize();
   m_out << "work-group " << idText(group->getGroupID()) << " (" << m_monitor->finishedGroups()
         << " groups finished):\n";
-  for (std::size_t z = 0; z < size.z; ++z)
-    for (std::size_t y = 0; y < size.y; ++y)
-      for (std::size_t x = 0; x < size.x; ++x) {
-        const oclgrind::WorkItem *item = group->getWorkItem(oclgrind::Size3(x, y, z));
-        if (!item)
-          continue;
-        const char *state = item->getState() == oclgrind::WorkItem::FINISHED  ? "finished"
-                            : item->getState() == oclgrind::WorkItem::BARRIER ? "at a barrier"
-                                                                              : "ready";
-        SourceLocation where = locationOf(m_monitor->nextOf(item));
-        m_out << (item == focus ? "* " : "  ") << "work-item " << idText(item->getGlobalID()) << "  "
-              << state;
-        if (where.known() && item->getState() != oclgrind::WorkItem::FINISHED)
-          m_out << "  " << fileShown(where.file) << ':' << where.line;
-        m_out << '\n';
-      }
+  for (const oclgrind::WorkItem *item : workItemsOf(*group)) {
+    const char *state = item->getState() == oclgrind::WorkItem::FINISHED  ? "finished"
+                        : item->getState() == oclgrind::WorkItem::BARRIER ? "at a barrier"
+                                                                          : "ready";
+    SourceLocation where = locationOf(m_monitor->nextOf(item));
+    m_out << (item == focus ? "* " : "  ") << "work-item " << idText(item->getGlobalID()) << "  " << state;
+    if (where.known() && item->getState() != oclgrind::WorkItem::FINISHED)
+      m_out << "  " << fileShown(where.file) << ':' << where.line;
+    m_out << '\n';
+  }
 }
 
 void DebugSession::infoLaunch() {
@@ -123,7 +116,8 @@ void DebugSession::infoLaunch() {
   }
 }
 
-std::optional<std::string> DebugSession::evaluateText(const std::string &expression, NumberFormat format) {
+std::optional<DebugSession::Evaluated> DebugSession::evaluateFocused(const std::string &expression,
+                                                                     const std::string &needsPause) {
   auto parsed = parseExpression(expression);
   if (!parsed) {
     fail(parsed.error());
@@ -131,7 +125,7 @@ std::optional<std::string> DebugSession::evaluateText(const std::string &express
   }
   auto view = focusView();
   if (!view) {
-    fail("no work-item is paused (start the launch with step, next or a breakpoint and continue)");
+    fail(needsPause);
     return std::nullopt;
   }
   ExpressionEvaluator evaluator(*view);
@@ -140,7 +134,14 @@ std::optional<std::string> DebugSession::evaluateText(const std::string &express
     fail(value.error());
     return std::nullopt;
   }
-  return formatValue(evaluator, *value, format);
+  return Evaluated{std::move(view), *value};
+}
+
+std::optional<std::string> DebugSession::evaluateText(const std::string &expression, NumberFormat format) {
+  auto e = evaluateFocused(expression);
+  if (!e)
+    return std::nullopt;
+  return formatValue(ExpressionEvaluator(*e->view), e->value, format);
 }
 
 DebugSession::Outcome DebugSession::cmdPrint(const std::string &a) {
@@ -350,23 +351,11 @@ DebugSession::Outcome DebugSession::cmdExamine(const std::string &a) {
     fail(m_phase == Phase::Before ? "the launch has not started" : "no buffer argument named " + name);
     return {};
   }
-  auto parsed = parseExpression(expression);
-  if (!parsed) {
-    fail(parsed.error());
+  auto e = evaluateFocused(expression);
+  if (!e)
     return {};
-  }
-  auto view = focusView();
-  if (!view) {
-    fail("no work-item is paused");
-    return {};
-  }
-  ExpressionEvaluator evaluator(*view);
-  auto value = evaluator.evaluate(**parsed);
-  if (!value) {
-    fail(value.error());
-    return {};
-  }
-  auto pointer = evaluator.scalarOf(*value);
+  ExpressionEvaluator evaluator(*e->view);
+  auto pointer = evaluator.scalarOf(e->value);
   if (!pointer || pointer->kind != Scalar::Kind::Pointer || !pointer->pointee) {
     fail("x needs a pointer to typed memory (" + expression + " is not one)");
     return {};
@@ -484,24 +473,18 @@ DebugSession::Outcome DebugSession::cmdPrintAll(const std::string &a) {
     return {};
   }
   const oclgrind::WorkGroup *group = m_monitor->invocation()->getCurrentWorkItem()->getWorkGroup();
-  oclgrind::Size3 size = group->getGroupSize();
-  for (std::size_t z = 0; z < size.z; ++z)
-    for (std::size_t y = 0; y < size.y; ++y)
-      for (std::size_t x = 0; x < size.x; ++x) {
-        const oclgrind::WorkItem *item = group->getWorkItem(oclgrind::Size3(x, y, z));
-        if (!item)
-          continue;
-        m_out << "work-item " << idText(item->getGlobalID()) << ": ";
-        const ItemTrace *trace = m_monitor->traceOf(item);
-        if (!trace) {
-          m_out << "<not started>\n";
-          continue;
-        }
-        WorkItemView view(m_interpreter->context(), *item, m_monitor->nextOf(item), trace);
-        ExpressionEvaluator evaluator(view);
-        auto value = evaluator.evaluate(**parsed);
-        m_out << (value ? formatValue(evaluator, *value, format) : "<" + value.error() + ">") << '\n';
-      }
+  for (const oclgrind::WorkItem *item : workItemsOf(*group)) {
+    m_out << "work-item " << idText(item->getGlobalID()) << ": ";
+    const ItemTrace *trace = m_monitor->traceOf(item);
+    if (!trace) {
+      m_out << "<not started>\n";
+      continue;
+    }
+    WorkItemView view(m_interpreter->context(), *item, m_monitor->nextOf(item), trace);
+    ExpressionEvaluator evaluator(view);
+    auto value = evaluator.evaluate(**parsed);
+    m_out << (value ? formatValue(evaluator, *value, format) : "<" + value.error() + ">") << '\n';
+  }
   return {};
 }
 

@@ -47,22 +47,11 @@ void DebugSession::groupEnding(const oclgrind::WorkGroup &group) {
 
 DebugSession::Outcome DebugSession::cmdWatch(const std::string &a) {
   std::string expression = trim(a);
-  auto parsed = parseExpression(expression);
-  if (!parsed) {
-    fail(parsed.error());
+  auto e = evaluateFocused(expression, "watch needs a paused work-item: its names say which memory to watch");
+  if (!e)
     return {};
-  }
-  auto view = focusView();
-  if (!view) {
-    fail("watch needs a paused work-item: its names say which memory to watch");
-    return {};
-  }
-  ExpressionEvaluator evaluator(*view);
-  auto value = evaluator.evaluate(**parsed);
-  if (!value) {
-    fail(value.error());
-    return {};
-  }
+  const std::unique_ptr<WorkItemView> &view = e->view;
+  const Value *value = &e->value;
   std::size_t size = byteSize(value->type);
   if (!value->place || size == 0) {
     fail("cannot watch " + expression + ": it names no memory");
