@@ -1,6 +1,7 @@
 //===- DebugTypes.cpp - The kernel's types as its debug information states them ---===//
 #include "DebugTypes.h"
 
+#include <algorithm>
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 
@@ -164,22 +165,21 @@ AddressSpace pointeeSpace(const llvm::DIType *pointer) {
   return static_cast<AddressSpace>(*space);
 }
 
-std::optional<ElementInfo> elementsOf(const llvm::DIType *arrayOrVector) {
+std::optional<ElementInfo> elementsOf(const llvm::DIType *arrayOrVector, unsigned droppedDims) {
   const auto *composite = llvm::dyn_cast_or_null<llvm::DICompositeType>(stripQualifiers(arrayOrVector));
   if (!composite || composite->getTag() != llvm::dwarf::DW_TAG_array_type)
     return std::nullopt;
+  unsigned dims = static_cast<unsigned>(composite->getElements().size());
+  if (droppedDims >= std::max(dims, 1u))
+    return std::nullopt;
   ElementInfo info;
-  info.element = composite->getBaseType();
-  info.count = subrangeCount(composite, 0);
-  info.elementBytes = byteSize(info.element);
-  if (composite->getElements().size() > 1) {
-    // The element of int a[4][8] is int[8]: its size is the rest's product.
-    std::uint64_t rest = 1;
-    for (unsigned i = 1; i < composite->getElements().size(); ++i)
-      rest *= subrangeCount(composite, i);
-    info.elementBytes = static_cast<std::size_t>(rest) * byteSize(composite->getBaseType());
-    info.element = nullptr; // the caller asks elementsOfRest()
-  }
+  info.count = subrangeCount(composite, droppedDims);
+  // int a[4][8]: a's elements are rows of 8 ints (the same type, one dimension dropped), a row's are ints.
+  std::uint64_t rest = 1;
+  for (unsigned i = droppedDims + 1; i < dims; ++i)
+    rest *= subrangeCount(composite, i);
+  info.element = droppedDims + 1 < dims ? nullptr : composite->getBaseType();
+  info.elementBytes = static_cast<std::size_t>(rest) * byteSize(composite->getBaseType());
   if (composite->isVector() && info.count && composite->getSizeInBits())
     info.elementBytes =
         static_cast<std::size_t>(composite->getSizeInBits() / 8 / (info.count == 3 ? 4 : info.count));

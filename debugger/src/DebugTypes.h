@@ -52,14 +52,16 @@ std::string typeName(const llvm::DIType *type);
 const llvm::DIType *pointeeOf(const llvm::DIType *pointer);
 AddressSpace pointeeSpace(const llvm::DIType *pointer);
 
-/// An array's or vector's element type and its number of elements (the first dimension; a multi-dimensional
-/// array's element is the array of the remaining dimensions, given back as `rest`).
+/// An array's or vector's elements: their type and number and the bytes of one. A multi-dimensional array
+/// seen with its first `droppedDims` dimensions indexed away: int a[4][8] with none dropped has 4 elements of
+/// 32 bytes whose type is a[…] with one dropped (`element` nullptr: the same type, one more dimension
+/// dropped); with one dropped, 8 ints.
 struct ElementInfo {
   const llvm::DIType *element = nullptr;
   std::uint64_t count = 0;
   std::size_t elementBytes = 0;
 };
-std::optional<ElementInfo> elementsOf(const llvm::DIType *arrayOrVector);
+std::optional<ElementInfo> elementsOf(const llvm::DIType *arrayOrVector, unsigned droppedDims = 0);
 
 /// A struct's or union's member by name: its type and byte offset.
 struct MemberInfo {

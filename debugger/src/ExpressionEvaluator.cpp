@@ -143,6 +143,13 @@ std::optional<Scalar> decodeScalar(const llvm::DIType *type, const std::uint8_t 
   }
 }
 
+std::size_t valueBytes(const Value &value) {
+  if (value.droppedDims == 0)
+    return byteSize(value.type);
+  auto outer = elementsOf(value.type, value.droppedDims - 1);
+  return outer ? outer->elementBytes : 0;
+}
+
 fmt::Expected<Scalar> ExpressionEvaluator::scalarOf(const Value &value) const {
   if (value.scalar)
     return *value.scalar;
@@ -208,16 +215,15 @@ fmt::Expected<Value> ExpressionEvaluator::index(const Value &base, const Scalar 
     return v;
   }
   if (shape == TypeShape::Array || shape == TypeShape::Vector) {
-    auto info = elementsOf(base.type);
+    auto info = elementsOf(base.type, base.droppedDims);
     if (!info || !base.place)
       return fmt::fail("cannot index this value");
-    if (!info->element)
-      return fmt::fail("indexing an array of more than one dimension is not supported yet");
     if (info->count && (i < 0 || static_cast<std::uint64_t>(i) >= info->count))
       return fmt::fail("index " + std::to_string(i) + " is outside " + typeName(base.type) + " (0.." +
                        std::to_string(info->count - 1) + ")");
     Value v;
-    v.type = info->element;
+    v.type = info->element ? info->element : base.type;
+    v.droppedDims = info->element ? 0 : base.droppedDims + 1;
     v.place =
         Place{base.place->space, base.place->address + static_cast<std::size_t>(i) * info->elementBytes};
     return v;

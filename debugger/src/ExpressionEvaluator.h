@@ -41,7 +41,11 @@ struct Value {
   const llvm::DIType *type = nullptr; ///< the debug type, when the value has one
   std::optional<Place> place;         ///< where it lives (an lvalue)
   std::optional<Scalar> scalar;       ///< a computed value (an rvalue)
+  unsigned droppedDims = 0;           ///< a row of a multi-dimensional array: its leading dimensions indexed
 };
+
+/// The bytes a value takes (a row of a multi-dimensional array: the row's).
+std::size_t valueBytes(const Value &value);
 
 class ExpressionEvaluator {
 public:

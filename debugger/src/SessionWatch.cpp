@@ -52,7 +52,7 @@ DebugSession::Outcome DebugSession::cmdWatch(const std::string &a) {
     return {};
   const std::unique_ptr<WorkItemView> &view = e->view;
   const Value *value = &e->value;
-  std::size_t size = byteSize(value->type);
+  std::size_t size = valueBytes(*value);
   if (!value->place || size == 0) {
     fail("cannot watch " + expression + ": it names no memory");
     return {};

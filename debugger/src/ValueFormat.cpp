@@ -138,14 +138,15 @@ std::string formatValue(const ExpressionEvaluator &evaluator, const Value &value
   if (!value.place)
     return "<no value>";
   if (shape == TypeShape::Array || shape == TypeShape::Vector) {
-    auto info = elementsOf(value.type);
-    if (!info || !info->element)
-      return "<an array of more than one dimension>";
+    auto info = elementsOf(value.type, value.droppedDims);
+    if (!info)
+      return "<an array>";
     std::uint64_t count = shape == TypeShape::Vector && info->count == 3 ? 3 : info->count;
     std::string text = "{";
     for (std::uint64_t i = 0; i < count && i < kElementLimit; ++i) {
-      Value element{info->element, Place{value.place->space, value.place->address + i * info->elementBytes},
-                    std::nullopt};
+      Value element{info->element ? info->element : value.type,
+                    Place{value.place->space, value.place->address + i * info->elementBytes}, std::nullopt,
+                    info->element ? 0u : value.droppedDims + 1};
       text += (i ? ", " : "") + formatValue(evaluator, element, format);
     }
     if (count > kElementLimit)

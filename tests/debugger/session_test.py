@@ -33,6 +33,9 @@ SCENARIO
                the witness's read and write, by the report's two work-items, on the report's element; the
                values printed there are the input's (the read: in[base + 31] before the write) and the sum
                the write stores (in[base + 31] + in[base + 63])
+  arrays       a kernel written here: a 3 × 4 private array and a struct holding an array; print m, m[1],
+               m[2][3], p, p.b[1], /x of a row, an index past a row's end refused; `set var m[2][3] = 100`
+               changes out[1] to 100 + p.a
   bad-input    a missing capture, a damaged archive, --launch past the capture, a launch without its buffer bytes: one line and
                exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1;
                the program links LLVM 14 (Oclgrind's) and never LLVM 16 or CVC5, clcapture-verify never Oclgrind
@@ -100,7 +103,8 @@ def printed(out, expression):
     """The value `print EXPR` printed (the line after its command)."""
     lines = out.splitlines()
     for i, line in enumerate(lines):
-        if line == "(clcapture-debug) print " + expression and i + 1 < len(lines):
+        command = "print" + expression if expression.startswith("/") else "print " + expression
+        if line == "(clcapture-debug) " + command and i + 1 < len(lines):
             m = re.match(r"\$\d+ = (.*)$", lines[i + 1])
             check(m, f"print {expression} printed {lines[i + 1]!r}")
             return m.group(1)
@@ -120,8 +124,7 @@ def scenario_breakpoint(args, tmp):
     check(printed(out, "scratch[l]") == str(first), f"scratch[1] should be in[1] + in[5] = {first}")
     check(printed(out, "scratch[l + s]") == str(third), f"scratch[3] should be in[3] + in[7] = {third}")
     check(printed(out, "in[5]") == str(data[5]), "in[5] is not the captured input")
-    check(printed(out, "/x in[5]") if False else True, "")
-    check(f"$6 = {hex(data[5])}" in out, "print/x in[5] is not hex")
+    check(printed(out, "/x in[5]") == hex(data[5]), "print/x in[5] is not hex")
     check("s = 2\nl = 1" in out, "info locals does not list s and l, innermost first")
     check("9\t    barrier(CLK_LOCAL_MEM_FENCE);" in out, "next did not reach line 9")
     check(printed(out, "scratch[1]") == str(first + third), "line 7 did not add scratch[3] to scratch[1]")
@@ -272,6 +275,43 @@ def scenario_finding(args, tmp):
     check("--finding 9: the launch has 1 finding" in r.stderr, "--finding past the report's findings")
 
 
+ARRAYS_KERNEL = """//pass
+//--local_size=4 --global_size=8
+typedef struct { int a; float b[2]; } pair_t;
+kernel void grid(global int *out) {
+  int m[3][4];
+  pair_t p = {5, {1.5f, 2.5f}};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      m[r][c] = r * 10 + c + (int)get_global_id(0);
+  out[get_global_id(0)] = m[2][3] + p.a;
+}
+"""
+
+
+def scenario_arrays(args, tmp):
+    expected, options, _ = run_kernel.parse_header(ARRAYS_KERNEL)
+    entry, params, inst, launch = run_kernel.launch_of(ARRAYS_KERNEL, options)
+    launch["data"]["out"] = "int:" + ",".join(["0"] * 8)
+    folder = os.path.join(tmp, "cap")
+    run_kernel.build_capture(folder, "grid.cl", ARRAYS_KERNEL, entry, params, inst, launch)
+    gid = 1
+    out = session(args, folder, [f"break 10 if get_global_id(0) == {gid}", "run", "print m", "print m[1]",
+                                 "print m[2][3]", "print m[1][4]", "print p", "print p.b[1]", "print/x m[2]",
+                                 "set var m[2][3] = 100", "run", "x/8 out"], want=1)
+    m = [[r * 10 + c + gid for c in range(4)] for r in range(3)]
+    row = lambda values: "{" + ", ".join(str(v) for v in values) + "}"  # noqa: E731
+    check(printed(out, "m") == "{" + ", ".join(row(r) for r in m) + "}", "print m")
+    check(printed(out, "m[1]") == row(m[1]), "print m[1]")
+    check(printed(out, "m[2][3]") == str(m[2][3]), "print m[2][3]")
+    check("error: index 4 is outside" in out, "an index past a row's end")
+    check(printed(out, "p") == "{a = 5, b = {1.5, 2.5}}" and printed(out, "p.b[1]") == "2.5", "the struct")
+    check(printed(out, "/x m[2]") == "{" + ", ".join(hex(v) for v in m[2]) + "}", "print/x of a row")
+    others = [2 * 10 + 3 + g + 5 for g in range(8)]
+    others[gid] = 100 + 5
+    check("out[0]:\t" + "\t".join(str(v) for v in others[:4]) in out, f"set var did not reach out: {others}")
+
+
 def scenario_bad_input(args, tmp):
     r = run([args.debug, os.path.join(tmp, "none")], want=10)
     check(r.stderr.count("\n") == 1 and "clcapture-debug: error:" in r.stderr, "a missing capture: one line")
@@ -315,7 +355,7 @@ def main():
     args = p.parse_args()
     scenarios = {"breakpoint": scenario_breakpoint, "set-var": scenario_set_var, "focus": scenario_focus,
                  "watch": scenario_watch, "helper": scenario_helper, "finished": scenario_finished,
-                 "reverse": scenario_reverse, "finding": scenario_finding,
+                 "reverse": scenario_reverse, "finding": scenario_finding, "arrays": scenario_arrays,
                  "bad-input": scenario_bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:
