@@ -105,7 +105,7 @@ def check_reports(args, captures, expected, all_formats, options=()):
     text = run([args.verify, *options, "--confirm", captures], want=(6,)).stdout
     print(text)
     marks = [line.strip() for line in text.splitlines() if line.startswith("  ") and not re.match(
-        r"\s+(read|write|atomic|work-item)", line)]
+        r"\s+(read|write|atomic|work-item|debug: clcapture-debug )", line)]
     check(len(marks) == len(findings), f"text report: {len(marks)} confirmation lines for {len(findings)} findings")
     for m in marks:
         check(re.match(expected, m), f"text report: '{m}' does not say /{expected}/")
