@@ -11,9 +11,10 @@ using nlohmann::json;
 
 namespace {
 
-// Variables references: 1 the focused work-item's locals, 2 its arguments.
-constexpr int kLocals = 1;
-constexpr int kArguments = 2;
+// Variables references: the focused work-item's names by the memory they are in (`info memory`'s sections).
+constexpr int kPrivate = 1;
+constexpr int kLocal = 2;
+constexpr int kGlobal = 3;
 
 std::string stopReason(std::optional<StopKind> kind) {
   if (!kind)
@@ -31,16 +32,22 @@ std::string stopReason(std::optional<StopKind> kind) {
   }
 }
 
-// "name = value" lines of `info locals` / `info args`.
-json variableList(const std::string &text) {
+// The "  name = value" lines of one section ("private:", "local:", "global:") of `info memory`.
+json variableList(const std::string &text, const std::string &section) {
   json list = json::array();
   std::istringstream in(text);
+  bool inside = false;
   for (std::string line; std::getline(in, line);) {
-    auto equals = line.find(" = ");
-    if (equals == std::string::npos)
+    if (!line.empty() && line[0] != ' ') {
+      inside = line == section + ":";
       continue;
-    list.push_back(
-        {{"name", line.substr(0, equals)}, {"value", line.substr(equals + 3)}, {"variablesReference", 0}});
+    }
+    auto equals = line.find(" = ");
+    if (!inside || equals == std::string::npos || equals < 2)
+      continue;
+    list.push_back({{"name", line.substr(2, equals - 2)},
+                    {"value", line.substr(equals + 3)},
+                    {"variablesReference", 0}});
   }
   return list;
 }
@@ -218,8 +225,9 @@ bool DapServer::answer(const json &request) {
   if (command == "scopes") {
     respond(request, true,
             {{"scopes",
-              {{{"name", "Locals"}, {"variablesReference", kLocals}, {"expensive", false}},
-               {{"name", "Arguments"}, {"variablesReference", kArguments}, {"expensive", false}}}}});
+              {{{"name", "Private"}, {"variablesReference", kPrivate}, {"expensive", false}},
+               {{"name", "Local"}, {"variablesReference", kLocal}, {"expensive", false}},
+               {{"name", "Global"}, {"variablesReference", kGlobal}, {"expensive", false}}}}});
     return true;
   }
   if (command == "variables") {
@@ -308,8 +316,10 @@ void DapServer::stackTrace(const json &request) {
 void DapServer::variables(const json &request) {
   int reference = request.value("arguments", json::object()).value("variablesReference", 0);
   bool failed = false;
-  std::string text = m_session->runQuietly(reference == kArguments ? "info args" : "info locals", failed);
-  respond(request, !failed, {{"variables", failed ? json::array() : variableList(text)}}, failed ? text : "");
+  std::string text = m_session->runQuietly("info memory", failed);
+  const char *section = reference == kLocal ? "local" : reference == kGlobal ? "global" : "private";
+  respond(request, !failed, {{"variables", failed ? json::array() : variableList(text, section)}},
+          failed ? text : "");
 }
 
 std::pair<bool, std::string> DapServer::printValue(const std::string &expression) {

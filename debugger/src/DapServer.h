@@ -6,8 +6,9 @@
 // (configurationDone, continue, next, stepIn, stepOut, stepBack, reverseContinue, disconnect) becomes the
 // gdb command the session runs; every other request is answered from the paused session at once (its
 // commands run quietly and their text is read back). What the session prints goes to the client as
-// `output` events; each pause is a `stopped` event (one thread: the focused work-item), the launch's end
-// `terminated` and `exited`.
+// `output` events; the scopes are the memories (Private, Local, Global: `info memory`, a kernel argument's
+// buffer under the memory it points into); each pause is a `stopped` event (one thread: the focused
+// work-item), the launch's end `terminated` and `exited`.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -51,7 +51,7 @@ DebugSession::DebugSession(const CapturedLaunch &launch, std::unique_ptr<Interpr
       {"info",
        {"i"},
        &DebugSession::cmdInfo,
-       "info breakpoints | locals | args | workitems | launch: what there is to know"},
+       "info breakpoints | locals | args | memory | workitems | launch: what there is to know"},
       {"run", {"r"}, &DebugSession::cmdRun, "run: start the launch, or run it to its end without stopping"},
       {"continue", {"c", "cont"}, &DebugSession::cmdContinue, "continue: run until a breakpoint or the end"},
       {"step",
@@ -561,8 +561,10 @@ DebugSession::Outcome DebugSession::cmdInfo(const std::string &a) {
     infoWorkitems();
   else if (is("launch", 2))
     infoLaunch();
+  else if (is("memory", 1))
+    infoMemory();
   else
-    fail("info needs one of: breakpoints, locals, args, workitems, launch");
+    fail("info needs one of: breakpoints, locals, args, memory, workitems, launch");
   return {};
 }
 

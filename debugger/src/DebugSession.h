@@ -171,6 +171,9 @@ private:
   std::optional<RunRequest> planRewind(const Rewind &r);
   void newInterpreter();
   void infoLocals(bool arguments);
+  /// The focused work-item's names by the memory they are in (private, local, global), with the first
+  /// elements of each kernel argument's buffer under the memory it points into (the DAP server's scopes).
+  void infoMemory();
   void infoWorkitems();
   void infoBreakpoints();
   void infoLaunch();

@@ -16,12 +16,14 @@
 #include <KernelInvocation.h>
 #include <WorkGroup.h>
 #include <WorkItem.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instruction.h>
+#include <map>
 #include <memory>
 #include <stack>
 
@@ -59,6 +61,59 @@ void DebugSession::infoLocals(bool arguments) {
   for (const NamedVariable &v : variables)
     m_out << v.name << " = "
           << formatValue(evaluator, Value{v.type, v.place, std::nullopt}, NumberFormat::Natural) << '\n';
+}
+
+void DebugSession::infoMemory() {
+  auto view = focusView();
+  if (!view) {
+    fail("no work-item is paused (start the launch with step, next or a breakpoint and continue)");
+    return;
+  }
+  ExpressionEvaluator evaluator(*view);
+  std::map<AddressSpace, std::vector<std::string>> lines;
+  auto all = view->arguments();
+  for (const NamedVariable &v : view->locals())
+    all.push_back(v);
+  // The bytes behind a kernel argument's pointer, from the capture (its buffer or __local size).
+  auto argumentBytes = [&](const std::string &name) -> std::size_t {
+    for (const replay::ArgPlan &arg : m_launch.plan.args)
+      if (arg.name == name)
+        return arg.role == replay::ArgRole::Local ? static_cast<std::size_t>(arg.size)
+               : arg.role == replay::ArgRole::Memory
+                   ? static_cast<std::size_t>(m_launch.plan.memory[arg.memory].size)
+                   : 0;
+    return 0;
+  };
+  constexpr std::size_t kPreview = 16;
+  for (const NamedVariable &v : all) {
+    Value value{v.type, v.place, std::nullopt};
+    lines[v.place.space].push_back(v.name + " = " + formatValue(evaluator, value, NumberFormat::Natural));
+    // A kernel argument's buffer: its first elements, under the memory they are in.
+    auto pointer = evaluator.scalarOf(value);
+    if (!v.argument || !pointer || pointer->kind != Scalar::Kind::Pointer || !pointer->pointee || !pointer->u)
+      continue;
+    std::size_t element = byteSize(pointer->pointee), bytes = argumentBytes(v.name);
+    if (!element || bytes < element)
+      continue;
+    std::size_t count = std::min(kPreview, bytes / element);
+    std::string text = "{";
+    for (std::size_t i = 0; i < count; ++i) {
+      Place at{pointer->space, static_cast<std::size_t>(pointer->u) + i * element};
+      text += (i ? ", " : "") +
+              formatValue(evaluator, Value{pointer->pointee, at, std::nullopt}, NumberFormat::Natural);
+    }
+    text += count < bytes / element ? "...}" : "}";
+    AddressSpace space = pointer->space == AddressSpace::Constant ? AddressSpace::Global : pointer->space;
+    lines[space].push_back(v.name + "[0.." + std::to_string(count - 1) + "] = " + text);
+  }
+  for (AddressSpace space : {AddressSpace::Private, AddressSpace::Local, AddressSpace::Global}) {
+    m_out << addressSpaceName(space) << ":\n";
+    for (const std::string &line : lines[space])
+      m_out << "  " << line << '\n';
+    if (space == AddressSpace::Global)
+      for (const std::string &line : lines[AddressSpace::Constant])
+        m_out << "  " << line << '\n';
+  }
 }
 
 void DebugSession::infoWorkitems() {

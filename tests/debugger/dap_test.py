@@ -2,8 +2,8 @@
 """clcapture-debug --dap: a Debug Adapter Protocol client (the JSON messages behind Content-Length headers,
 written here) runs a session on the reduction sample captured by the real layer on PoCL, and checks every
 response: initialize (capabilities, initialized event), launch, a conditional breakpoint (verified), a stop
-there (stopped event, reason breakpoint), threads, stackTrace (the kernel's line), scopes and variables (l
-and s), evaluate (an element computed here from the captured input), next then stepBack (the element's old
+there (stopped event, reason breakpoint), threads, stackTrace (the kernel's line), scopes (Private, Local,
+Global) and their variables (l and s; the group's scratch and the input buffer, computed here), evaluate (an element computed here from the captured input), next then stepBack (the element's old
 value again), a data breakpoint on it (stopped, reason data breakpoint, the new value), setVariable, a request
 the server does not know (an error response, the session goes on), disconnect.
 
@@ -137,10 +137,20 @@ def main():
             check(frames[0]["name"] == "reduce" and frames[0]["line"] == 7 and
                   os.path.samefile(frames[0]["source"]["path"], kernel), f"stackTrace: {frames}")
             scopes = client.request("scopes", {"frameId": 0})["body"]["scopes"]
-            locals_ref = [s["variablesReference"] for s in scopes if s["name"] == "Locals"][0]
+            refs = {s["name"]: s["variablesReference"] for s in scopes}
+            check(sorted(refs) == ["Global", "Local", "Private"], f"scopes: {scopes}")
+            locals_ref = refs["Private"]
             variables = client.request("variables", {"variablesReference": locals_ref})["body"]["variables"]
             values = {v["name"]: v["value"] for v in variables}
-            check(values.get("l") == "1" and values.get("s") == "4", f"variables: {values}")
+            check(values.get("l") == "1" and values.get("s") == "4", f"private variables: {values}")
+            local = {v["name"]: v["value"] for v in
+                     client.request("variables", {"variablesReference": refs["Local"]})["body"]["variables"]}
+            # Line 7 at s = 4, before work-item 1 adds: 0 has added in[4], the others hold their input.
+            expect = [data[0] + data[4]] + list(data[1:8])
+            check(local.get("scratch[0..7]") == "{" + ", ".join(str(v) for v in expect) + "}", f"local: {local}")
+            glob = {v["name"]: v["value"] for v in
+                    client.request("variables", {"variablesReference": refs["Global"]})["body"]["variables"]}
+            check(glob.get("in[0..15]") == "{" + ", ".join(str(v) for v in data[:16]) + "}", f"global: {glob}")
             element = client.request("evaluate", {"expression": "scratch[l]"})["body"]["result"]
             check(element == str(data[1]), f"scratch[1] = {element}, expected in[1] = {data[1]}")
             client.request("evaluate", {"expression": "nothing"}, success=False)
