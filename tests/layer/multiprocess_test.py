@@ -122,7 +122,10 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     cap = os.path.join(args.work, "cap")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLCAPTURE_", "OCL_ICD", "OPENCL_LAYERS"))}
+    # The caller's capture settings cleared, but not the suite's free-space floor (tests/TestEnvironment.cmake):
+    # on a disk under 10 % free the layer's default floor would leave the buffers without bytes.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CLCAPTURE_", "OCL_ICD", "OPENCL_LAYERS")) or k == "CLCAPTURE_MIN_FREE"}
     env["POCL_KERNEL_CACHE"] = "1"
     launcher = subprocess.run([args.clcapture, "--icd", args.driver, "--dir", cap, "--", sys.executable,
                                os.path.abspath(__file__), "--suite", args.app], capture_output=True, text=True,

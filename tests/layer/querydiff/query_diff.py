@@ -118,7 +118,10 @@ def main():
             library = f.readline().strip()
     with open(os.path.join(vendors, "driver.icd"), "w", encoding="utf-8") as f:
         f.write(library + "\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLCAPTURE_", "OCL_ICD", "OPENCL_LAYERS"))}
+    # The caller's capture settings cleared, but not the suite's free-space floor (tests/TestEnvironment.cmake):
+    # on a disk under 10 % free the layer's default floor would leave the buffers without bytes.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CLCAPTURE_", "OCL_ICD", "OPENCL_LAYERS")) or k == "CLCAPTURE_MIN_FREE"}
     if args.loader_dir:
         env["LD_LIBRARY_PATH"] = args.loader_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     # ocl-icd reads OCL_ICD_VENDORS; the Khronos loader of CUDA 13 ignores it and reads OCL_ICD_FILENAMES.
