@@ -121,11 +121,21 @@ void ExecutionMonitor::kernelBegin(const oclgrind::KernelInvocation *invocation)
 
 void ExecutionMonitor::kernelEnd(const oclgrind::KernelInvocation *) {
   m_items.clear();
+  m_lastItem = nullptr;
   m_invocation = nullptr;
 }
 
 bool ExecutionMonitor::isFocus(const oclgrind::WorkItem *item) const {
   return sameId(item->getGlobalID(), m_focus);
+}
+
+ItemTrace &ExecutionMonitor::traceFor(const oclgrind::WorkItem *item) {
+  // A work-item runs many instructions in a row: the last one's trace is asked for first.
+  if (item != m_lastItem) {
+    m_lastTrace = &m_items[item];
+    m_lastItem = item;
+  }
+  return *m_lastTrace;
 }
 
 const ItemTrace *ExecutionMonitor::traceOf(const oclgrind::WorkItem *item) const {
@@ -143,7 +153,9 @@ const llvm::Instruction *ExecutionMonitor::nextOf(const oclgrind::WorkItem *item
 
 void ExecutionMonitor::workItemBegin(const oclgrind::WorkItem *item) {
   tick();
-  ItemTrace &trace = m_items[item];
+  if (m_request.mode == RunMode::ToEnd)
+    return;
+  ItemTrace &trace = traceFor(item);
   const llvm::Instruction *first = item->getCurrentInstruction();
   SourceLocation where = locationOf(first);
   if (m_request.mode == RunMode::Replay && m_clock == m_request.clock) {
@@ -156,7 +168,7 @@ void ExecutionMonitor::workItemBegin(const oclgrind::WorkItem *item) {
   }
   if (where.known()) {
     trace.last = where;
-    considerStop(item, first, 0, true);
+    considerStop(item, first, where, 0, true);
   }
   if (m_request.mode == RunMode::Scan && m_clock >= m_request.clock)
     pause(Stop{});
@@ -166,7 +178,16 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
                                            const llvm::Instruction *instruction,
                                            const oclgrind::TypedValue &) {
   tick();
-  ItemTrace &trace = m_items[item];
+  if (m_request.mode == RunMode::ToEnd) {
+    // To the end: nothing pauses any more (`run` ignores breakpoints and watches), so no line is followed —
+    // this is most instructions of a long launch. Oclgrind's errors are still told.
+    if (!m_error.empty()) {
+      m_handler.reported(m_error);
+      m_error.clear();
+    }
+    return;
+  }
+  ItemTrace &trace = traceFor(item);
   ++trace.steps;
 
   if (m_firstItem) {
@@ -185,15 +206,9 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
   if (silent()) {
     // A re-run keeps each work-item's line as a live run does, so that its pause and what follows match.
     SourceLocation where = locationOf(next);
-    bool entered = next && where.known() &&
-                   (where.line != trace.last.line || where.file != trace.last.file ||
-                    where.function != trace.last.function || depth != trace.lastDepth);
-    if (where.known()) {
-      trace.last = where;
-      trace.lastDepth = depth;
-    }
+    bool entered = next && enterLine(trace, where, depth);
     if (entered && m_request.mode == RunMode::Scan)
-      considerStop(item, next, depth, true);
+      considerStop(item, next, where, depth, true);
   }
   if (m_request.mode == RunMode::Replay && m_clock == m_request.clock) {
     Stop stop;
@@ -223,7 +238,7 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     pause(std::move(stop));
     return;
   }
-  if (m_request.mode != RunMode::ToEnd && m_handler.watching() && instruction->mayWriteToMemory()) {
+  if (m_handler.watching() && instruction->mayWriteToMemory()) {
     if (auto number = m_handler.watchHit(*item)) {
       Stop stop;
       stop.kind = StopKind::Watchpoint;
@@ -262,12 +277,8 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     stop.where = locationOf(next ? next : instruction);
     stop.message = std::move(m_error);
     m_error.clear();
-    if (m_request.mode != RunMode::ToEnd) {
-      m_focus = item->getGlobalID();
-      pause(std::move(stop));
-    } else {
-      m_handler.reported(stop.message);
-    }
+    m_focus = item->getGlobalID();
+    pause(std::move(stop));
     return;
   }
   if (!next) {
@@ -291,20 +302,24 @@ void ExecutionMonitor::instructionExecuted(const oclgrind::WorkItem *item,
     return;
   }
   SourceLocation where = locationOf(next);
-  bool entered = where.known() && (where.line != trace.last.line || where.file != trace.last.file ||
-                                   where.function != trace.last.function || depth != trace.lastDepth);
-  if (where.known()) {
-    trace.last = where;
-    trace.lastDepth = depth;
-  }
-  considerStop(item, next, depth, entered);
+  bool entered = enterLine(trace, where, depth);
+  considerStop(item, next, where, depth, entered);
+}
+
+bool ExecutionMonitor::enterLine(ItemTrace &trace, const SourceLocation &where, std::size_t depth) {
+  if (!where.known())
+    return false;
+  bool entered = where.line != trace.last.line || where.file != trace.last.file ||
+                 where.function != trace.last.function || depth != trace.lastDepth;
+  trace.last = where;
+  trace.lastDepth = depth;
+  return entered;
 }
 
 void ExecutionMonitor::considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next,
-                                    std::size_t depth, bool enteredLine) {
+                                    const SourceLocation &where, std::size_t depth, bool enteredLine) {
   if (m_request.mode == RunMode::ToEnd || m_request.mode == RunMode::Replay)
     return;
-  SourceLocation where = locationOf(next);
   if (m_request.mode == RunMode::Scan) {
     if (enteredLine && sameId(item->getGlobalID(), m_request.tracked))
       m_entries.push_back({m_clock, depth, where.line, where.function});
@@ -460,6 +475,7 @@ void ExecutionMonitor::workGroupComplete(const oclgrind::WorkGroup *group) {
   }
   for (const oclgrind::WorkItem *item : workItemsOf(*group))
     m_items.erase(item);
+  m_lastItem = nullptr; // its work-items are gone, and a new one may take the same address
 }
 
 void ExecutionMonitor::noteAccess(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, bool write,

@@ -169,11 +169,14 @@ public:
   const std::vector<std::uint64_t> &scannedHits() const { return m_hits; }
 
 private:
-  void considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next, std::size_t depth,
-                    bool enteredLine);
+  /// Whether the work-item enters another line at `where` (the trace then holds it as its line).
+  static bool enterLine(ItemTrace &trace, const SourceLocation &where, std::size_t depth);
+  void considerStop(const oclgrind::WorkItem *item, const llvm::Instruction *next,
+                    const SourceLocation &where, std::size_t depth, bool enteredLine);
   void pause(Stop stop);
   bool groupAtBarrier(const oclgrind::WorkGroup &group, bool &allFinished) const;
   bool isFocus(const oclgrind::WorkItem *item) const;
+  ItemTrace &traceFor(const oclgrind::WorkItem *item);
   /// One tick: the user's changes of this moment applied again (a re-run), the end of a scan or replay.
   void tick();
   bool silent() const;
@@ -186,6 +189,8 @@ private:
   std::size_t m_startDepth = 0;
   const oclgrind::KernelInvocation *m_invocation = nullptr;
   std::unordered_map<const oclgrind::WorkItem *, ItemTrace> m_items;
+  const oclgrind::WorkItem *m_lastItem = nullptr; ///< traceFor's last answer (node addresses are stable)
+  ItemTrace *m_lastTrace = nullptr;
   const oclgrind::WorkItem *m_pausedItem = nullptr;
   const llvm::Instruction *m_pausedNext = nullptr;
   std::vector<bool> m_groupDone; ///< by group index (x + y·nx + z·nx·ny)
