@@ -1,7 +1,8 @@
 //===- FindingWitness.cpp - A verify finding's witness, for the debugger to replay ---===//
 #include "FindingWitness.h"
 
-#include "SiblingProgram.h"
+#include "ChildProgram.h"
+#include "clcapture/cli/ToolProgram.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +56,10 @@ fmt::Expected<FindingWitness> parseFindingWitness(const std::string &reportJson,
 
 fmt::Expected<FindingWitness> findingWitness(const std::filesystem::path &capture, std::size_t launch,
                                              std::size_t number) {
-  std::string verify = siblingProgram("clcapture-verify");
+  auto found = cli::findToolProgram("clcapture-verify");
+  if (!found)
+    return fmt::fail("--finding: clcapture-verify is neither beside clcapture-debug nor on PATH");
+  std::string verify = found->string();
   auto [report, status] =
       runProgram({verify, "--format=json", "--only=" + std::to_string(launch), capture.string()});
   if (status != 0 && status != 6)

@@ -5,11 +5,12 @@
 // the commands that move it.
 //
 //===----------------------------------------------------------------------===//
+#include "ChildProgram.h"
 #include "DebugSession.h"
 #include "ExpressionEvaluator.h"
 #include "SessionText.h"
-#include "SiblingProgram.h"
 #include "WorkItemView.h"
+#include "clcapture/cli/ToolProgram.h"
 #include "clcapture/format/CaptureBlobs.h"
 #include "clcapture/replay/BufferComparison.h"
 
@@ -459,7 +460,12 @@ DebugSession::Outcome DebugSession::cmdCompare(const std::string &a) {
     }
     replayed = folder;
     cleanup.reset(&replayed);
-    std::string program = siblingProgram("clcapture-replay");
+    auto found = cli::findToolProgram("clcapture-replay");
+    if (!found) {
+      fail("compare replay: clcapture-replay is neither beside clcapture-debug nor on PATH");
+      return {};
+    }
+    std::string program = found->string();
     auto [text, status] = runProgram({program, m_launch.input.given.string(),
                                       "--only=" + std::to_string(plan.index), "--output", replayed.string()});
     if (!std::filesystem::is_directory(replayed / std::to_string(plan.index))) {

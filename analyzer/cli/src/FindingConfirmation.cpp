@@ -2,6 +2,8 @@
 
 #include "clcapture/verify/FindingConfirmation.h"
 
+#include "clcapture/cli/ToolProgram.h"
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -325,24 +327,7 @@ bool oclgrindSaw(const Finding &finding, const std::vector<OclgrindMessage> &see
 }
 
 std::optional<fs::path> findReplayProgram() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path beside = self.parent_path() / "clcapture-replay";
-    if (::access(beside.c_str(), X_OK) == 0)
-      return beside;
-  }
-  const char *path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty())
-      continue;
-    fs::path candidate = fs::path(dir) / "clcapture-replay";
-    if (::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
-  }
-  return std::nullopt;
+  return clcapture::cli::findToolProgram("clcapture-replay");
 }
 
 void confirmFindings(std::vector<InstantiationResult> &results, const fs::path &capturesPath,

@@ -14,6 +14,7 @@
 #include "clcapture/archive/ArchiveReader.h"
 #include "clcapture/archive/ArchiveWriter.h"
 #include "clcapture/cli/CommandLine.h"
+#include "clcapture/cli/ToolProgram.h"
 #include "clcapture/format/ByteCount.h"
 #include "clcapture/format/CaptureParts.h"
 #include "clcapture/format/CaptureReader.h"
@@ -40,17 +41,9 @@ namespace {
 constexpr int kCommandLine = 1;
 constexpr int kInvalidCapture = 10;
 
-/// clcapture-verify beside this program, else on PATH.
+/// clcapture-verify beside this program, else on PATH (execlp looks there again when neither has it).
 std::string verifyProgram() {
-  char self[4096];
-  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    fs::path beside =
-        fs::path(std::string(self, static_cast<std::size_t>(n))).parent_path() / "clcapture-verify";
-    if (fs::exists(beside))
-      return beside.string();
-  }
-  return "clcapture-verify";
+  return clcapture::cli::findToolProgram("clcapture-verify").value_or("clcapture-verify").string();
 }
 
 /// Runs clcapture-verify on `archiveName` in `folder`, so that the report names the archive as given.

@@ -1,35 +1,28 @@
-//===- SiblingProgram.cpp - The clcapture programs this one runs --------------===//
-#include "SiblingProgram.h"
+//===- ChildProgram.cpp - Another clcapture program's answer ------------------===//
+#include "ChildProgram.h"
 
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace clcapture::debug {
 
-std::string siblingProgram(const std::string &name) {
-  char self[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    std::filesystem::path beside = std::filesystem::path(self).parent_path() / name;
-    if (::access(beside.c_str(), X_OK) == 0)
-      return beside.string();
-  }
-  return name;
-}
-
 std::pair<std::string, int> runProgram(const std::vector<std::string> &argv) {
+  std::vector<char *> args;
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
   int out[2];
-  if (::pipe(out) != 0)
+  if (args.size() < 2 || ::pipe(out) != 0)
     return {{}, -1};
   pid_t pid = ::fork();
-  if (pid < 0)
+  if (pid < 0) {
+    ::close(out[0]);
+    ::close(out[1]);
     return {{}, -1};
+  }
   if (pid == 0) {
     ::dup2(out[1], STDOUT_FILENO);
     int quiet = ::open("/dev/null", O_WRONLY); // its progress lines are not the session's
@@ -37,11 +30,7 @@ std::pair<std::string, int> runProgram(const std::vector<std::string> &argv) {
       ::dup2(quiet, STDERR_FILENO);
     ::close(out[0]);
     ::close(out[1]);
-    std::vector<char *> args;
-    for (const std::string &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
+    ::execv(args[0], args.data());
     ::_exit(127);
   }
   ::close(out[1]);
