@@ -15,12 +15,11 @@ import argparse
 import concurrent.futures
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 
-POCL = "/etc/OpenCL/vendors/pocl.icd"
+from debug_testing import POCL, same_output
 
 # Kernels of the realapps captures whose buffers legitimately differ between Oclgrind and PoCL, with the reason
 # (each checked by hand in session 27: docs/debugger.md).
@@ -32,30 +31,6 @@ EXPECTED_DIFFERENCES = {
     "computeNonbonded": "OpenMM accumulates forces with atomic float adds, whose order (and so rounding) is the "
                         "schedule's, and builds with -cl-mad-enable",
 }
-
-
-def within_ulp(a, b, width):
-    if len(a) != len(b) or len(a) % width:
-        return False
-    fmt = {4: "i", 8: "q"}[width]
-    n = len(a) // width
-    for x, y in zip(struct.unpack(f"<{n}{fmt}", a), struct.unpack(f"<{n}{fmt}", b)):
-        if x == y:
-            continue
-        sign = 1 << (8 * width - 1)
-        mx = x if x >= 0 else -(x & (sign - 1))
-        my = y if y >= 0 else -(y & (sign - 1))
-        if abs(mx - my) > 4:
-            return False
-    return True
-
-
-def same(a, b, source):
-    if a == b:
-        return True
-    if "double" in source and within_ulp(a, b, 8):
-        return True
-    return ("float" in source or "half" in source) and within_ulp(a, b, 4)
 
 
 def sweep_launch(capture, index, entry, kernel_text, replayed, args):
@@ -82,7 +57,7 @@ def sweep_launch(capture, index, entry, kernel_text, replayed, args):
                 different.append(name + " (not written)")
                 continue
             with open(mine, "rb") as f:
-                if not same(f.read(), bytes_, kernel_text):
+                if not same_output(f.read(), bytes_, kernel_text):
                     different.append(name)
         if different and entry in EXPECTED_DIFFERENCES:
             return index, "differs as expected", f"{', '.join(different)}: {EXPECTED_DIFFERENCES[entry]}"

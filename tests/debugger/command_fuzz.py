@@ -14,7 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-POCL = "/etc/OpenCL/vendors/pocl.icd"
+from debug_testing import Failure, capture_reduce
+
 WORDS = ["break", "tbreak", "delete", "info", "run", "continue", "step", "next", "finish", "until", "workitem",
          "workgroup", "print", "print-all", "set var", "backtrace", "list", "x", "compare", "watch", "barrier",
          "reverse-step", "reverse-next", "reverse-continue", "help", "b", "p", "n", "s", "c", "bt", "wi", "i",
@@ -62,10 +63,10 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cap")
-        r = subprocess.run([args.launcher, "--icd", POCL, "--dir", folder, "--", os.path.join(args.samples, "reduce"),
-                            "--groups", "2", "--local", "8"], capture_output=True, text=True)
-        if r.returncode != 0:
-            print("FAIL: the capture failed\n" + r.stderr)
+        try:
+            capture_reduce(args.launcher, args.samples, folder)
+        except Failure as e:
+            print("FAIL: the capture failed: " + str(e))
             return 1
         for session in range(args.sessions):
             # A breakpoint and a start first, so that most commands meet a paused work-item.

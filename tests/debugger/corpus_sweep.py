@@ -24,7 +24,6 @@ import argparse
 import concurrent.futures
 import glob
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -33,29 +32,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
 import run_kernel  # noqa: E402  (the corpus header's launch and capture folder)
 
-POCL = "/etc/OpenCL/vendors/pocl.icd"
+from debug_testing import POCL, same_output  # noqa: E402
 
 # Race-free kernels whose buffers legitimately differ between two drivers, with the reason.
 EXPECTED_DIFFERENCES = {
     "pointers/store_pointer_fields.cl": "the kernel stores pointers into the buffer: addresses differ by driver",
 }
-
-
-def ulp_equal(a, b, kernel_text):
-    """Bytes a and b equal, or (a kernel with float data) equal within 4 ULP as float32 words."""
-    if a == b:
-        return True
-    if len(a) != len(b) or len(a) % 4 or "float" not in kernel_text:
-        return False
-    for x, y in zip(struct.unpack(f"<{len(a) // 4}i", a), struct.unpack(f"<{len(b) // 4}i", b)):
-        if x == y:
-            continue
-        # float32 bits as a monotonic integer: the ULP distance.
-        mx = x if x >= 0 else -(x & 0x7fffffff)
-        my = y if y >= 0 else -(y & 0x7fffffff)
-        if abs(mx - my) > 4:
-            return False
-    return True
 
 
 def sweep_one(path, args):
@@ -137,7 +119,7 @@ def sweep_one(path, args):
                 different.append(file + " (not written)")
                 continue
             with open(mine, "rb") as f1, open(os.path.join(replayed, "0", file), "rb") as f2:
-                if not ulp_equal(f1.read(), f2.read(), text):
+                if not same_output(f1.read(), f2.read(), text):
                     different.append(file)
         if different and name in EXPECTED_DIFFERENCES:
             return name, "differs as expected", EXPECTED_DIFFERENCES[name], expected

@@ -13,25 +13,12 @@ import argparse
 import json
 import os
 import select
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-import capture_blobs  # noqa: E402
-
-POCL = "/etc/OpenCL/vendors/pocl.icd"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
+from debug_testing import Failure, capture_reduce, captured_input, check
 
 
 class Client:
@@ -101,16 +88,14 @@ def main():
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cap")
-        r = subprocess.run([args.launcher, "--icd", POCL, "--dir", folder, "--", os.path.join(args.samples, "reduce"),
-                            "--groups", "2", "--local", "8"], capture_output=True, text=True)
-        if r.returncode != 0:
-            print(r.stdout, r.stderr)
-            print("FAIL: the capture failed")
+        try:
+            capture_reduce(args.launcher, args.samples, folder)
+        except Failure as e:
+            print("FAIL: the capture failed: " + str(e))
             return 1
+        data = captured_input(folder)
         with open(os.path.join(folder, "captures.json")) as f:
             inst = json.load(f)[0]
-        blob = capture_blobs.read(folder, inst["kernel_arguments"][0]["data"])
-        data = struct.unpack(f"<{len(blob) // 4}i", blob)
         kernel = os.path.join(folder, inst["kernel_file"])
         client = Client([args.debug, folder, "--dap"])
         try:

@@ -36,57 +36,24 @@ SCENARIO
   arrays       a kernel written here: a 3 × 4 private array and a struct holding an array; print m, m[1],
                m[2][3], p, p.b[1], /x of a row, an index past a row's end refused; `set var m[2][3] = 100`
                changes out[1] to 100 + p.a
-  bad-input    a missing capture, a damaged archive, --launch past the capture, a launch without its buffer bytes: one line and
-               exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1;
+  bad-input    a missing capture, a damaged archive, --launch past the capture, a launch without its
+               buffer bytes: one line and exit 10; a command or expression naming nothing, a malformed expression: `error:` and exit 1;
                the program links LLVM 14 (Oclgrind's) and never LLVM 16 or CVC5, clcapture-verify never Oclgrind
 """
 import argparse
 import json
 import os
 import re
-import struct
-import subprocess
 import sys
 import tempfile
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-import capture_blobs  # noqa: E402  (tools/: blobs loose or packed)
+
+from debug_testing import Failure, capture_reduce, captured_input, check, run
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels"))
 import run_kernel  # noqa: E402  (a capture folder from a corpus kernel's header)
 
-POCL = "/etc/OpenCL/vendors/pocl.icd"
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-def run(cmd, want=None, stdin=None):
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, input=stdin)
-    print("$ " + " ".join(cmd) + f"  -> {r.returncode}")
-    if r.stdout.strip():
-        print(r.stdout.rstrip())
-    if r.stderr.strip():
-        print(r.stderr.rstrip())
-    if want is not None and r.returncode != want:
-        raise Failure(f"{os.path.basename(cmd[0])} exited {r.returncode}, expected {want}")
-    return r
-
 
 def capture(args, folder, options=(), sample_args=("--groups", "2", "--local", "8")):
-    run([args.launcher, "--icd", POCL, "--dir", folder, "--data-after", *options, "--",
-         os.path.join(args.samples, "reduce"), *sample_args], want=0)
-
-
-def captured_input(folder):
-    with open(os.path.join(folder, "captures.json")) as f:
-        inst = json.load(f)[0]
-    data = capture_blobs.read(folder, inst["kernel_arguments"][0]["data"])
-    return list(struct.unpack("<%di" % (len(data) // 4), data))
+    capture_reduce(args.launcher, args.samples, folder, ("--data-after", *options), sample_args)
 
 
 def session(args, folder, commands, want=0, extra=()):
@@ -246,8 +213,7 @@ def scenario_reverse(args, tmp):
 
 def scenario_finding(args, tmp):
     folder = os.path.join(tmp, "racy")
-    run([args.launcher, "--icd", POCL, "--dir", folder, "--", os.path.join(args.samples, "reduce"), "--racy"],
-        want=0)
+    capture_reduce(args.launcher, args.samples, folder, sample_args=("--racy",))
     data = captured_input(folder)
     verify = os.path.join(os.path.dirname(args.debug), "clcapture-verify")
     text = run([verify, folder], want=6).stdout
