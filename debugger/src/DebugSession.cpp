@@ -189,8 +189,7 @@ std::unique_ptr<WorkItemView> DebugSession::focusView() const {
   const oclgrind::WorkItem *item = m_monitor->invocation()->getCurrentWorkItem();
   if (!item || !(item->getGlobalID() == m_focus))
     return nullptr;
-  return std::make_unique<WorkItemView>(m_interpreter->context(), *item, m_monitor->nextOf(item),
-                                        m_monitor->traceOf(item));
+  return std::make_unique<WorkItemView>(m_interpreter->context(), *item, m_monitor->nextOf(item), m_monitor);
 }
 
 void DebugSession::describeStop(const Stop &stop) {
@@ -277,8 +276,7 @@ std::optional<int> DebugSession::breakpointAt(const oclgrind::WorkItem &item, co
                                               const SourceLocation &where) {
   for (Breakpoint *b : m_breakpoints.at(where)) {
     if (b->condition) {
-      WorkItemView view(m_interpreter->context(), item, &next,
-                        m_monitor ? m_monitor->traceOf(&item) : nullptr);
+      WorkItemView view(m_interpreter->context(), item, &next, m_monitor);
       ExpressionEvaluator evaluator(view);
       auto value = evaluator.evaluate(*b->condition);
       auto truth = value ? evaluator.truth(*value) : format::Expected<bool>(format::fail(value.error()));

@@ -8,6 +8,7 @@
 #include <WorkItem.h>
 #include <cstring>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
@@ -136,6 +137,18 @@ ItemTrace &ExecutionMonitor::traceFor(const oclgrind::WorkItem *item) {
     m_lastItem = item;
   }
   return *m_lastTrace;
+}
+
+const std::vector<const llvm::DbgDeclareInst *> &
+ExecutionMonitor::declaresOf(const llvm::Function &function) const {
+  auto [it, fresh] = m_declares.try_emplace(&function);
+  if (fresh)
+    for (const llvm::Instruction &instruction : llvm::instructions(function))
+      if (const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(&instruction))
+        if (declare->getAddress() && (llvm::isa<llvm::AllocaInst>(declare->getAddress()) ||
+                                      llvm::isa<llvm::Argument>(declare->getAddress())))
+          it->second.push_back(declare);
+  return it->second;
 }
 
 const ItemTrace *ExecutionMonitor::traceOf(const oclgrind::WorkItem *item) const {

@@ -24,7 +24,9 @@
 #include <vector>
 
 namespace llvm {
+class DbgDeclareInst;
 class DILocalVariable;
+class Function;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -147,6 +149,9 @@ public:
   const oclgrind::KernelInvocation *invocation() const { return m_invocation; }
   /// The trace of a work-item of a running group (nullptr: not begun yet).
   const ItemTrace *traceOf(const oclgrind::WorkItem *item) const;
+  /// The function's llvm.dbg.declare records whose storage is an alloca or an argument (its variables), found
+  /// once per function and run.
+  const std::vector<const llvm::DbgDeclareInst *> &declaresOf(const llvm::Function &function) const;
   /// What `item` runs next: for the item that is paused, the instruction after the one it just ran.
   const llvm::Instruction *nextOf(const oclgrind::WorkItem *item) const;
   oclgrind::Size3 focus() const { return m_focus; }
@@ -191,6 +196,7 @@ private:
   std::unordered_map<const oclgrind::WorkItem *, ItemTrace> m_items;
   const oclgrind::WorkItem *m_lastItem = nullptr; ///< traceFor's last answer (node addresses are stable)
   ItemTrace *m_lastTrace = nullptr;
+  mutable std::unordered_map<const llvm::Function *, std::vector<const llvm::DbgDeclareInst *>> m_declares;
   const oclgrind::WorkItem *m_pausedItem = nullptr;
   const llvm::Instruction *m_pausedNext = nullptr;
   std::vector<bool> m_groupDone; ///< by group index (x + y·nx + z·nx·ny)

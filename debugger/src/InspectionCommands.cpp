@@ -541,7 +541,7 @@ DebugSession::Outcome DebugSession::cmdPrintAll(const std::string &a) {
       m_out << "<not started>\n";
       continue;
     }
-    WorkItemView view(m_interpreter->context(), *item, m_monitor->nextOf(item), trace);
+    WorkItemView view(m_interpreter->context(), *item, m_monitor->nextOf(item), m_monitor);
     ExpressionEvaluator evaluator(view);
     auto value = evaluator.evaluate(**parsed);
     m_out << (value ? formatValue(evaluator, *value, format) : "<" + value.error() + ">") << '\n';

@@ -37,7 +37,7 @@ std::optional<DebugSession::WitnessMemory> DebugSession::witnessMemory(const ocl
   for (std::stack<const llvm::Instruction *> calls = item.getCallStack(); !calls.empty(); calls.pop())
     frames.push_back(calls.top());
   for (const llvm::Instruction *frame : frames) {
-    WorkItemView view(m_interpreter->context(), item, frame, m_monitor ? m_monitor->traceOf(&item) : nullptr);
+    WorkItemView view(m_interpreter->context(), item, frame, m_monitor);
     ExpressionEvaluator evaluator(view);
     auto value = evaluator.evaluate(**parsed);
     if (!value)

@@ -13,7 +13,6 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -43,8 +42,9 @@ std::vector<const llvm::DIScope *> scopesAround(const llvm::DILocation *loc) {
 } // namespace
 
 WorkItemView::WorkItemView(const oclgrind::Context &context, const oclgrind::WorkItem &item,
-                           const llvm::Instruction *next, const ItemTrace *trace)
-    : m_context(context), m_item(item), m_next(next), m_trace(trace) {}
+                           const llvm::Instruction *next, const ExecutionMonitor *monitor)
+    : m_context(context), m_item(item), m_next(next), m_monitor(monitor),
+      m_trace(monitor ? monitor->traceOf(&item) : nullptr) {}
 
 std::vector<NamedVariable> WorkItemView::visible() const {
   std::vector<NamedVariable> found;
@@ -59,15 +59,9 @@ std::vector<NamedVariable> WorkItemView::visible() const {
   const llvm::Function *current = at->getFunction();
   std::vector<std::pair<std::size_t, NamedVariable>> ranked;
   // A work-item that has not begun has no storage yet (m_trace: the monitor has seen it begin).
-  for (const llvm::Instruction &instruction : llvm::instructions(*current)) {
-    if (!m_trace)
-      break;
-    const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(&instruction);
-    if (!declare || !declare->getAddress())
-      continue;
-    const auto *storage = llvm::dyn_cast<llvm::AllocaInst>(declare->getAddress());
-    if (!storage && !llvm::isa<llvm::Argument>(declare->getAddress()))
-      continue;
+  static const std::vector<const llvm::DbgDeclareInst *> none;
+  const auto &declares = m_trace ? m_monitor->declaresOf(*current) : none;
+  for (const llvm::DbgDeclareInst *declare : declares) {
     std::size_t depth = chain.size();
     for (std::size_t i = 0; i < chain.size(); ++i)
       if (chain[i] == declare->getVariable()->getScope()) {

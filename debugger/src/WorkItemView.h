@@ -46,8 +46,9 @@ struct NamedVariable {
 
 class WorkItemView {
 public:
+  /// `monitor`: the run the work-item is in (what it has done so far, the functions' debug records).
   WorkItemView(const oclgrind::Context &context, const oclgrind::WorkItem &item,
-               const llvm::Instruction *next, const ItemTrace *trace);
+               const llvm::Instruction *next, const ExecutionMonitor *monitor);
 
   const oclgrind::WorkItem &item() const { return m_item; }
   const llvm::Instruction *next() const { return m_next; }
@@ -70,6 +71,7 @@ private:
   const oclgrind::Context &m_context;
   const oclgrind::WorkItem &m_item;
   const llvm::Instruction *m_next;
+  const ExecutionMonitor *m_monitor;
   const ItemTrace *m_trace;
 };
 
