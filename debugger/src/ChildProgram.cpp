@@ -9,7 +9,7 @@
 
 namespace clcapture::debug {
 
-std::pair<std::string, int> runProgram(const std::vector<std::string> &argv) {
+std::pair<std::string, int> runProgram(const std::vector<std::string> &argv, bool withErrors) {
   std::vector<char *> args;
   for (const std::string &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
@@ -25,7 +25,7 @@ std::pair<std::string, int> runProgram(const std::vector<std::string> &argv) {
   }
   if (pid == 0) {
     ::dup2(out[1], STDOUT_FILENO);
-    int quiet = ::open("/dev/null", O_WRONLY); // its progress lines are not the session's
+    int quiet = withErrors ? out[1] : ::open("/dev/null", O_WRONLY); // progress lines are not the session's
     if (quiet >= 0)
       ::dup2(quiet, STDERR_FILENO);
     ::close(out[0]);

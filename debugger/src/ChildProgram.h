@@ -14,9 +14,10 @@
 
 namespace clcapture::debug {
 
-/// Runs `argv` (argv[0] a path), its standard error discarded; its standard output and exit status (-1: it
-/// could not run or was killed). The process may have threads (Oclgrind's worker): everything the child needs
-/// is made before fork(), after which it makes only async-signal-safe calls.
-std::pair<std::string, int> runProgram(const std::vector<std::string> &argv);
+/// Runs `argv` (argv[0] a path), its standard error discarded (`withErrors`: sent with its output); its
+/// standard output and exit status (-1: it could not run or was killed). The process may have threads
+/// (Oclgrind's worker): everything the child needs is made before fork(), after which it makes only
+/// async-signal-safe calls.
+std::pair<std::string, int> runProgram(const std::vector<std::string> &argv, bool withErrors = false);
 
 } // namespace clcapture::debug

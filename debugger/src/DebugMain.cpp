@@ -10,11 +10,14 @@
 #include "CommandInput.h"
 #include "DapServer.h"
 #include "DebugSession.h"
+#include "DeviceEngine.h"
 #include "FindingWitness.h"
 #include "InterpreterLaunch.h"
 #include "clcapture/cli/CommandLine.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,6 +26,37 @@
 namespace {
 
 constexpr int kExitCaptureInvalid = 10;
+
+/// A folder for the instrumented source and the traces, removed at the end (unless --output names one).
+class WorkFolder {
+public:
+  explicit WorkFolder(const std::string &output) {
+    if (!output.empty()) {
+      m_path = std::filesystem::path(output) / "device";
+      return;
+    }
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/clcapture-debug-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (::mkdtemp(buffer.data())) {
+      m_path = buffer.data();
+      m_remove = true;
+    }
+  }
+  ~WorkFolder() {
+    std::error_code ec;
+    if (m_remove)
+      std::filesystem::remove_all(m_path, ec);
+  }
+  WorkFolder(const WorkFolder &) = delete;
+  WorkFolder &operator=(const WorkFolder &) = delete;
+  const std::filesystem::path &path() const { return m_path; }
+
+private:
+  std::filesystem::path m_path;
+  bool m_remove = false;
+};
 
 } // namespace
 
@@ -39,8 +73,42 @@ int main(int argc, char **argv) {
   std::optional<std::size_t> finding;
   bool commandTimes = false;
   bool dap = false;
-  app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive")
-      ->required();
+  app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive");
+  std::string engine = "interpreter", recordingFile, recordItems, saveTrace, icd, deviceOptions, ignore;
+  bool diff = false;
+  DeviceEngineOptions device;
+  app.add_option("--engine", engine,
+                 "interpreter (Oclgrind, the default) or device: record the launch on the OpenCL device "
+                 "through an instrumented copy of the kernel and step through the recording")
+      ->check(CLI::IsMember({"interpreter", "device"}));
+  app.add_flag(
+      "--diff", diff,
+      "record the launch on the device and in the interpreter; report the first statement, work-item "
+      "and variable where they part (exit 6), or that none does (exit 0)");
+  app.add_option("--recording", recordingFile, "step through a recording saved with --save-trace (no device)")
+      ->type_name("FILE");
+  app.add_option("--save-trace", saveTrace,
+                 "write the device's recording to FILE (with --repeat: FILE.runK too)")
+      ->type_name("FILE");
+  app.add_option("--record-items", recordItems,
+                 "which work-items record: all, group X[,Y,Z], items G[,G...] (global ids), or an OpenCL C "
+                 "condition over the work-item functions (default: the first work-group)")
+      ->type_name("WHICH");
+  app.add_option("--trace-bytes", device.device.traceBytes, "the device's trace buffer (default 64M)")
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("N[K|M|G]");
+  app.add_option("--icd", icd, "the device: this ICD library (or .icd file), as clcapture-replay --icd")
+      ->type_name("FILE");
+  app.add_option("--platform", device.device.platform, "the device: platform index (default 0)");
+  app.add_option("--device", device.device.device, "the device: device index in the platform (default 0)");
+  app.add_option("--device-build-options", deviceOptions,
+                 "append these build options on the device only (e.g. a macro that simulates a miscompile)")
+      ->type_name("TEXT");
+  app.add_option("--repeat", device.device.runs, "record the device K times (--diff compares each run)")
+      ->check(CLI::Range(1u, 100u));
+  app.add_option("--ulps", device.diff.ulps, "--diff: floats within N units in the last place are the same");
+  app.add_option("--ignore", ignore, "--diff: never compare these names (comma-separated)")
+      ->type_name("NAMES");
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
   app.add_option("-x,--command", script, "run the commands of FILE first");
   app.add_flag("--batch", batch,
@@ -59,10 +127,54 @@ int main(int argc, char **argv) {
   if (auto exit = clcapture::cli::parseOrExit(app, argc, argv, "clcapture-debug", std::cout, std::cerr))
     return *exit;
 
+  std::unique_ptr<CommandInput> input;
+  std::ifstream scriptFile;
+  bool deviceEngine = engine == "device" || diff || !recordingFile.empty();
+  if (deviceEngine) {
+    if (!script.empty()) {
+      scriptFile.open(script);
+      if (!scriptFile) {
+        std::cerr << "clcapture-debug: error: -x: cannot read " << script << '\n';
+        return 1;
+      }
+      input = scriptInput(scriptFile, std::cout);
+      if (!batch)
+        input = chainedInput(std::move(input),
+                             isatty(STDIN_FILENO) ? terminalInput() : scriptInput(std::cin, std::cout));
+    } else {
+      input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
+    }
+    if (dap || finding) {
+      std::cerr << "clcapture-debug: error: --dap and --finding work with the interpreter engine only\n";
+      return 1;
+    }
+    if (!recordingFile.empty())
+      return runSavedRecording(recordingFile, *input, std::cout);
+  }
+  if (capture.empty()) {
+    std::cerr << "clcapture-debug: error: CAPTURE is required (or --recording FILE)\n";
+    return 1;
+  }
   auto opened = openCapturedLaunch(capture, launch);
   if (!opened) {
     std::cerr << "clcapture-debug: error: " << opened.error() << '\n';
     return kExitCaptureInvalid;
+  }
+  if (deviceEngine) {
+    WorkFolder work(output);
+    device.capture = capture;
+    device.device.workFolder = work.path();
+    device.device.recordItems = recordItemsPredicate(recordItems, opened->plan);
+    device.device.addBuildOptions = deviceOptions;
+    if (!icd.empty())
+      device.device.icd = icd;
+    if (!saveTrace.empty())
+      device.saveTrace = saveTrace;
+    std::istringstream names(ignore);
+    for (std::string name; std::getline(names, name, ',');)
+      if (!name.empty())
+        device.diff.ignored.push_back(name);
+    return diff ? runDiff(*opened, device, std::cout) : runDeviceSession(*opened, device, *input, std::cout);
   }
   auto interpreter = InterpreterLaunch::create(*opened);
   if (!interpreter) {
@@ -70,8 +182,6 @@ int main(int argc, char **argv) {
     return kExitCaptureInvalid;
   }
 
-  std::ifstream scriptFile;
-  std::unique_ptr<CommandInput> input;
   std::ostringstream dapOutput; // what the session prints, sent to the DAP client as output events
   DapServer *server = nullptr;
   if (dap) {

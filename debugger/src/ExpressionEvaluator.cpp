@@ -290,8 +290,6 @@ fmt::Expected<Value> ExpressionEvaluator::call(const Expr &expr) const {
   return Value{nullptr, std::nullopt, unsignedScalar(v)};
 }
 
-namespace {
-
 fmt::Expected<Scalar> arithmetic(const std::string &op, const Scalar &a, const Scalar &b) {
   // Pointer ± integer, pointer - pointer.
   if (a.kind == Scalar::Kind::Pointer && (op == "+" || op == "-") && b.kind != Scalar::Kind::Pointer &&
@@ -382,8 +380,6 @@ fmt::Expected<Scalar> arithmetic(const std::string &op, const Scalar &a, const S
                                 : (sy >= 0 && sy < 64 ? sx >> sy : (sx < 0 ? -1 : 0));
   return signedScalar(r);
 }
-
-} // namespace
 
 fmt::Expected<Value> ExpressionEvaluator::evaluate(const Expr &expr) const {
   switch (expr.kind) {

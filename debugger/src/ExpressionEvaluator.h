@@ -47,6 +47,10 @@ struct Value {
 /// The bytes a value takes (a row of a multi-dimensional array: the row's).
 std::size_t valueBytes(const Value &value);
 
+/// C's binary operators on two scalars (the usual conversions, in 64 bits; pointer ± integer, pointer -
+/// pointer).
+format::Expected<Scalar> arithmetic(const std::string &op, const Scalar &a, const Scalar &b);
+
 class ExpressionEvaluator {
 public:
   explicit ExpressionEvaluator(const WorkItemView &view) : m_view(view) {}

@@ -76,7 +76,7 @@ private:
 
 } // namespace
 
-InterpreterLaunch::InterpreterLaunch(const CapturedLaunch &launch) : m_launch(launch) {
+InterpreterLaunch::InterpreterLaunch(const replay::LaunchPlan &plan) : m_plan(plan) {
   QuietLogger quiet;
   m_context = std::make_unique<oclgrind::Context>();
 }
@@ -87,9 +87,13 @@ InterpreterLaunch::~InterpreterLaunch() {
 }
 
 fmt::Expected<std::unique_ptr<InterpreterLaunch>> InterpreterLaunch::create(const CapturedLaunch &launch) {
-  std::unique_ptr<InterpreterLaunch> self(new InterpreterLaunch(launch));
-  const replay::LaunchPlan &plan = launch.plan;
-  self->m_program = std::make_unique<oclgrind::Program>(self->m_context.get(), launch.source);
+  return create(launch.plan, launch.source);
+}
+
+fmt::Expected<std::unique_ptr<InterpreterLaunch>> InterpreterLaunch::create(const replay::LaunchPlan &plan,
+                                                                            const std::string &source) {
+  std::unique_ptr<InterpreterLaunch> self(new InterpreterLaunch(plan));
+  self->m_program = std::make_unique<oclgrind::Program>(self->m_context.get(), source);
   bool built = false;
   {
     InteractiveBuild interactive;
@@ -166,7 +170,7 @@ const llvm::Function &InterpreterLaunch::kernelFunction() const {
 }
 
 void InterpreterLaunch::run(oclgrind::Plugin &monitor) {
-  const replay::LaunchPlan &plan = m_launch.plan;
+  const replay::LaunchPlan &plan = m_plan;
   m_context->registerPlugin(&monitor);
   unsigned dims = static_cast<unsigned>(plan.globalSize.size());
   oclgrind::Size3 global = size3(plan.globalSize, 1);
@@ -181,7 +185,7 @@ std::string InterpreterLaunch::argumentTypeName(unsigned index) const {
 }
 
 std::vector<std::uint8_t> InterpreterLaunch::memoryBytes(std::size_t index) const {
-  const replay::MemorySpec &m = m_launch.plan.memory.at(index);
+  const replay::MemorySpec &m = m_plan.memory.at(index);
   std::vector<std::uint8_t> bytes(m.size);
   const auto *data =
       static_cast<const std::uint8_t *>(m_context->getGlobalMemory()->getPointer(m_addresses.at(index)));

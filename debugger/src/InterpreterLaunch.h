@@ -35,6 +35,9 @@ class InterpreterLaunch {
 public:
   /// Builds the program and sets every argument; fails with the build log or the argument that cannot be set.
   static format::Expected<std::unique_ptr<InterpreterLaunch>> create(const CapturedLaunch &launch);
+  /// The same for another plan and source (an instrumented copy of the launch); `plan` must outlive it.
+  static format::Expected<std::unique_ptr<InterpreterLaunch>> create(const replay::LaunchPlan &plan,
+                                                                     const std::string &source);
   ~InterpreterLaunch();
   InterpreterLaunch(const InterpreterLaunch &) = delete;
   InterpreterLaunch &operator=(const InterpreterLaunch &) = delete;
@@ -52,8 +55,8 @@ public:
   std::vector<std::uint8_t> memoryBytes(std::size_t index) const;
 
 private:
-  InterpreterLaunch(const CapturedLaunch &launch);
-  const CapturedLaunch &m_launch;
+  explicit InterpreterLaunch(const replay::LaunchPlan &plan);
+  const replay::LaunchPlan &m_plan;
   std::unique_ptr<oclgrind::Context> m_context;
   std::unique_ptr<oclgrind::Program> m_program;
   std::unique_ptr<oclgrind::Kernel> m_kernel;

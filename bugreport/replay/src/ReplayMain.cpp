@@ -12,6 +12,7 @@
 #include "clcapture/replay/ReplayOptions.h"
 #include "clcapture/replay/ReplayReport.h"
 #include "clcapture/replay/Replayer.h"
+#include "clcapture/replay/TracedLaunch.h"
 
 #include <algorithm>
 #include <iostream>
@@ -37,6 +38,17 @@ bool writeOutputs(const fs::path &dir, std::vector<LaunchResult> &results) {
         return false;
       }
       b.file = relative;
+    }
+    for (TraceRun &t : r.traces) {
+      std::string relative = std::to_string(*r.index) + "/trace.run" + std::to_string(t.run) + ".bin";
+      std::error_code ec;
+      fs::create_directories(dir / std::to_string(*r.index), ec);
+      fmt::Status written = fmt::writeFileAtomically(dir / relative, t.bytes.data(), t.bytes.size());
+      if (!written) {
+        std::cerr << "clcapture-replay: error: --output: " << written.error() << '\n';
+        return false;
+      }
+      t.file = relative;
     }
   }
   return true;
@@ -90,6 +102,8 @@ int main(int argc, char **argv) {
     if (facts)
       r.launch = facts->launch;
     auto plan = planLaunch(inst, facts, index, input->folder);
+    if (plan && !o.addBuildOptions.empty())
+      plan->buildOptions += (plan->buildOptions.empty() ? "" : " ") + o.addBuildOptions;
     if (plan) {
       plans.emplace_back(std::move(*plan));
     } else {
@@ -130,12 +144,15 @@ int main(int argc, char **argv) {
         }
     } else {
       info.device = driver->description();
-      ReplaySettings settings{input->folder, o.compare, o.ulp, o.repeat};
+      // Instrumented, the runs are counted here: each one's trace is kept.
+      ReplaySettings settings{input->folder, o.compare, o.ulp, o.instrumented ? 1u : o.repeat};
       Replayer replayer(*driver, settings);
       for (std::size_t i = 0; i < results.size(); ++i)
         if (plans[i]) {
           std::optional<std::uint64_t> pid = results[i].pid;
-          results[i] = replayer.replay(*plans[i]);
+          results[i] = o.instrumented
+                           ? replayTraced(replayer, *plans[i], {*o.instrumented, o.traceBytes}, o.repeat)
+                           : replayer.replay(*plans[i]);
           results[i].pid = pid;
         }
     }

@@ -51,6 +51,18 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
   app.add_option("--format", format, "output format (default text)")
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("text|json");
+  app.add_option("--add-build-options", o.addBuildOptions,
+                 "append these options to the captured compiler_flags when building")
+      ->type_name("TEXT");
+  std::string instrumented;
+  auto *instrumentedOption =
+      app.add_option("--instrumented", instrumented,
+                     "also run the launch from this clcapture-instrument source (its trace buffer last) and "
+                     "check it writes what the plain launch writes; needs one --only launch")
+          ->type_name("FILE");
+  app.add_option("--trace-bytes", o.traceBytes, "the trace buffer's size for --instrumented (default 64M)")
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("N[K|M|G]");
   app.set_version_flag("--version", std::string("clcapture-replay ") + CLCAPTURE_VERSION);
 
   if (auto exit = cli::parseOrExit(app, argc, argv, "clcapture-replay", out, err)) {
@@ -67,6 +79,14 @@ ReplayCommandLine parseReplayCommandLine(int argc, const char *const *argv, std:
     o.icd = icd;
   if (!output.empty())
     o.output = output;
+  if (instrumentedOption->count() > 0) {
+    o.instrumented = instrumented;
+    if (o.only.size() != 1 || !o.onlyProcesses.empty()) {
+      err << "clcapture-replay: error: --instrumented: select the one launch it instruments with --only I\n";
+      cl.exitCode = kExitCommandLine;
+      return cl;
+    }
+  }
   o.format = format == "json" ? ReplayFormat::Json : ReplayFormat::Text;
   return cl;
 }

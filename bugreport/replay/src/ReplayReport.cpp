@@ -77,6 +77,17 @@ struct Counts {
   std::size_t same = 0, different = 0, nothing = 0, unstable = 0;
 };
 
+std::string traceText(const TraceRun &t) {
+  std::ostringstream out;
+  out << std::min(t.wordsUsed, t.capacityWords) << " of " << t.capacityWords << " words";
+  if (t.recordsDropped > 0)
+    out << ", " << t.recordsDropped << " records did not fit (raise --trace-bytes)";
+  out << (t.outputsSame ? "; outputs as without instrumentation" : "; outputs differ from the plain launch");
+  if (t.file)
+    out << "; " << *t.file;
+  return out.str();
+}
+
 Counts count(const std::vector<LaunchResult> &results) {
   Counts c;
   for (const LaunchResult &r : results) {
@@ -169,6 +180,10 @@ std::string textReport(const std::vector<LaunchResult> &results, const ReplayRep
             << " later runs); run " << b.firstDifferingRun
             << " against run 1: " << describe(*b.betweenRuns, b.type) << '\n';
     }
+    for (const TraceRun &t : r.traces)
+      out << "  trace run " << t.run << ": " << traceText(t) << '\n';
+    if (r.status == LaunchStatus::Differs && !r.traces.empty())
+      out << "  " << r.reason << '\n';
     for (const std::string &note : r.notes)
       out << "  note: " << note << '\n';
   }
@@ -228,6 +243,24 @@ std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayRep
     }
     if (r.status == LaunchStatus::Replayed || r.status == LaunchStatus::Differs)
       l["buffers"] = std::move(buffers);
+    if (!r.traces.empty()) {
+      ordered_json traces = ordered_json::array();
+      for (const TraceRun &t : r.traces) {
+        ordered_json tj;
+        tj["run"] = t.run;
+        tj["seconds"] = std::round(t.seconds * 1e6) / 1e6;
+        if (t.file)
+          tj["file"] = *t.file;
+        tj["words_used"] = t.wordsUsed;
+        tj["capacity_words"] = t.capacityWords;
+        tj["records_dropped"] = t.recordsDropped;
+        tj["outputs_same_as_plain"] = t.outputsSame;
+        if (!t.outputsSame)
+          tj["difference"] = t.difference;
+        traces.push_back(std::move(tj));
+      }
+      l["traces"] = std::move(traces);
+    }
     launches.push_back(std::move(l));
   }
   j["launches"] = std::move(launches);

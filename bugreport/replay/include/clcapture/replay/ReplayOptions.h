@@ -1,8 +1,9 @@
 //===- ReplayOptions.h - clcapture-replay's command line -------*- C++ -*-===//
 //
 // clcapture-replay CAPTURE [--only I,J…] [--icd FILE | --platform N --device N] [--output DIR] [--compare]
-// [--ulp N] [--repeat K] [--format text|json] (docs/contract.md §1). Exit codes follow docs/contract.md §4's
-// numbering.
+// [--ulp N] [--repeat K] [--format text|json] [--add-build-options TEXT]
+// [--instrumented FILE [--trace-bytes N]] (docs/contract.md §1; the last two: docs/device-debugging.md). Exit
+// codes follow docs/contract.md §4's numbering.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -39,6 +40,10 @@ struct ReplayOptions {
   std::uint64_t ulp = 0;                       ///< tolerance for float, double and half values
   std::uint32_t repeat = 1;                    ///< runs per launch, from the same inputs
   ReplayFormat format = ReplayFormat::Text;
+  std::string addBuildOptions; ///< appended to the captured compiler_flags (a device-only macro, …)
+  /// clcapture-instrument's source for the one launch selected: run plain, then instrumented `repeat` times.
+  std::optional<std::filesystem::path> instrumented;
+  std::uint64_t traceBytes = 64ull << 20; ///< the trace buffer's size
 };
 
 struct ReplayCommandLine {

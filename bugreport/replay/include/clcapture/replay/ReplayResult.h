@@ -36,6 +36,19 @@ struct BufferResult {
   std::uint32_t firstDifferingRun = 0; ///< 2-based run number
 };
 
+/// What one run of the instrumented kernel recorded (TracedLaunch.h).
+struct TraceRun {
+  std::uint32_t run = 1;
+  double seconds = 0;               ///< enqueue to completion
+  std::vector<std::uint8_t> bytes;  ///< the whole trace buffer after the run
+  std::uint64_t wordsUsed = 0;      ///< the cursor (may pass the capacity)
+  std::uint64_t capacityWords = 0;  ///< words for records
+  std::uint64_t recordsDropped = 0; ///< records that did not fit
+  bool outputsSame = true;          ///< every other written buffer as the plain run left it
+  std::string difference;           ///< when not: which buffer and where
+  std::optional<std::string> file;  ///< under --output: "<index>/trace.run<K>.bin"
+};
+
 struct LaunchResult {
   std::optional<std::size_t> index;    ///< the instantiation (none: a sidecar launch without one)
   std::optional<std::uint64_t> launch; ///< the sidecar's launch number
@@ -48,6 +61,7 @@ struct LaunchResult {
   std::uint32_t runs = 0;
   std::vector<std::string> notes; ///< assumptions the replay made
   std::vector<BufferResult> buffers;
+  std::vector<TraceRun> traces; ///< --instrumented: each run's trace (the buffers are the plain run's)
 };
 
 } // namespace clcapture::replay

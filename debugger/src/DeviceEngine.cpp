@@ -1,0 +1,153 @@
+//===- DeviceEngine.cpp - clcapture-debug's device engine: the three ways in ---===//
+#include "DeviceEngine.h"
+
+#include "InterpreterRecorder.h"
+#include "RecordingSession.h"
+#include "SessionText.h"
+
+#include <iostream>
+
+namespace clcapture::debug {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kExitCannotRecord = 10;
+
+/// --save-trace: FILE, or FILE.runK for the later runs of --repeat.
+bool saveRecordings(const std::vector<Recording> &recordings, const DeviceEngineOptions &options,
+                    std::ostream &out) {
+  if (!options.saveTrace)
+    return true;
+  for (const Recording &r : recordings) {
+    fs::path file = *options.saveTrace;
+    if (r.origin().run > 1)
+      file += ".run" + std::to_string(r.origin().run);
+    auto saved = r.save(file);
+    if (!saved) {
+      std::cerr << "clcapture-debug: error: --save-trace: " << saved.error() << '\n';
+      return false;
+    }
+    out << "recording saved to " << file.string() << '\n';
+  }
+  return true;
+}
+
+} // namespace
+
+std::string recordItemsPredicate(const std::string &given, const replay::LaunchPlan &plan) {
+  std::string text = trim(given);
+  if (text.empty())
+    return firstGroupPredicate(plan);
+  if (text == "all")
+    return "1";
+  auto list = [](const std::string &rest) {
+    std::vector<std::string> parts;
+    std::string part;
+    for (char c : rest + ",") {
+      if (c == ',') {
+        if (!trim(part).empty())
+          parts.push_back(trim(part));
+        part.clear();
+      } else {
+        part += c;
+      }
+    }
+    return parts;
+  };
+  if (text.rfind("group ", 0) == 0) {
+    auto parts = list(text.substr(6));
+    std::string out;
+    for (std::size_t d = 0; d < parts.size() && d < 3; ++d)
+      out += (d ? " && " : "") + std::string("get_group_id(") + std::to_string(d) + ") == " + parts[d];
+    return out.empty() ? firstGroupPredicate(plan) : out;
+  }
+  if (text.rfind("items ", 0) == 0) {
+    auto parts = list(text.substr(6));
+    std::string out;
+    for (const std::string &p : parts)
+      out += (out.empty() ? "" : " || ") + std::string("get_global_id(0) == ") + p;
+    return out.empty() ? "0" : out;
+  }
+  return text;
+}
+
+int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &options, CommandInput &input,
+                     std::ostream &out) {
+  out << "recording launch " << launch.plan.index << " (" << launch.plan.entryPoint
+      << ") on the device ...\n";
+  auto recordings = recordOnDevice(launch, options.capture, options.device);
+  if (!recordings) {
+    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
+    return kExitCannotRecord;
+  }
+  if (!saveRecordings(*recordings, options, out))
+    return 1;
+  DeviceSettings settings = options.device;
+  settings.runs = 1;
+  RecordingSession::Rerun rerun =
+      [&launch, &options,
+       settings](const std::vector<Injection> &injections) mutable -> format::Expected<Recording> {
+    settings.injections = injections;
+    auto again = recordOnDevice(launch, options.capture, settings);
+    if (!again)
+      return format::fail(again.error());
+    return std::move(again->front());
+  };
+  RecordingSession session(std::move(recordings->front()), input, out, rerun);
+  return session.run();
+}
+
+int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &out) {
+  auto recording = Recording::load(file);
+  if (!recording) {
+    std::cerr << "clcapture-debug: error: " << recording.error() << '\n';
+    return kExitCannotRecord;
+  }
+  RecordingSession session(std::move(*recording), input, out, nullptr);
+  return session.run();
+}
+
+int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out) {
+  auto instrumented =
+      instrumentKernel(launch, options.device.recordItems, {}, options.device.workFolder / "interpreter");
+  if (!instrumented) {
+    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
+    return kExitCannotRecord;
+  }
+  auto reference = recordInInterpreter(launch, *instrumented, options.device.traceBytes);
+  if (!reference) {
+    std::cerr << "clcapture-debug: error: the interpreter's recording: " << reference.error() << '\n';
+    return kExitCannotRecord;
+  }
+  auto recordings = recordOnDevice(launch, options.capture, options.device);
+  if (!recordings) {
+    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
+    return kExitCannotRecord;
+  }
+  if (!saveRecordings(*recordings, options, out))
+    return 1;
+  out << "interpreter: " << reference->summary() << '\n';
+  bool diverged = false;
+  for (const Recording &device : *recordings) {
+    std::string name =
+        recordings->size() > 1 ? "device run " + std::to_string(device.origin().run) : "device";
+    out << name << " (" << device.origin().device << "): " << device.summary() << '\n';
+    if (!device.origin().outputsSame)
+      out << "  note: its outputs differ from the plain launch's: " << device.origin().outputsDifference
+          << '\n';
+    auto d = firstDivergence(*reference, device, options.diff);
+    if (!d) {
+      out << name << ": no divergence: every recorded statement of every recorded work-item agrees"
+          << (options.diff.ulps ? " (floats within " + std::to_string(options.diff.ulps) + " ULP)" : "")
+          << '\n';
+      continue;
+    }
+    diverged = true;
+    out << name << ": " << describeDivergence(*d, *reference, device, "interpreter", name);
+  }
+  return diverged ? kExitDiverged : 0;
+}
+
+} // namespace clcapture::debug

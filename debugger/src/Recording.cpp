@@ -1,0 +1,406 @@
+//===- Recording.cpp - What an instrumented launch recorded, by work-item --===//
+#include "Recording.h"
+
+#include "clcapture/format/BlobStore.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace clcapture::debug {
+
+namespace fmt = clcapture::format;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *kLayoutFormat = "clcapture-trace-layout/1";
+constexpr const char *kRecordingFormat = "clcapture-recording/1";
+constexpr std::size_t kRecordHeaderWords = 3; // site, work-item, sequence
+constexpr std::uint32_t kUnwritten = 0xFFFFFFFFu;
+
+const char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string toBase64(const std::uint8_t *data, std::size_t size) {
+  std::string out;
+  out.reserve((size + 2) / 3 * 4);
+  for (std::size_t i = 0; i < size; i += 3) {
+    std::uint32_t chunk = static_cast<std::uint32_t>(data[i]) << 16;
+    if (i + 1 < size)
+      chunk |= static_cast<std::uint32_t>(data[i + 1]) << 8;
+    if (i + 2 < size)
+      chunk |= data[i + 2];
+    out += kBase64[(chunk >> 18) & 63];
+    out += kBase64[(chunk >> 12) & 63];
+    out += i + 1 < size ? kBase64[(chunk >> 6) & 63] : '=';
+    out += i + 2 < size ? kBase64[chunk & 63] : '=';
+  }
+  return out;
+}
+
+fmt::Expected<std::vector<std::uint8_t>> fromBase64(const std::string &text) {
+  std::vector<std::uint8_t> out;
+  std::uint32_t chunk = 0;
+  int bits = 0;
+  for (char c : text) {
+    if (c == '=')
+      break;
+    const char *at = std::strchr(kBase64, c);
+    if (!at || c == '\0')
+      return fmt::fail("the trace is not base64 (a '" + std::string(1, c) + "')");
+    chunk = (chunk << 6) | static_cast<std::uint32_t>(at - kBase64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>(chunk >> bits));
+    }
+  }
+  return out;
+}
+
+std::uint32_t wordAt(const std::vector<std::uint8_t> &bytes, std::size_t word) {
+  std::uint32_t value = 0;
+  for (std::size_t b = 0; b < 4; ++b)
+    value |= static_cast<std::uint32_t>(bytes[word * 4 + b]) << (8 * b);
+  return value;
+}
+
+template <typename T> T field(const json &object, const char *name, T fallback) {
+  auto it = object.find(name);
+  return it == object.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+RecordedSlot parseSlot(const json &v) {
+  RecordedSlot s;
+  s.name = v.at("name").get<std::string>();
+  s.type = field<std::string>(v, "type", "");
+  s.valueClass = field<std::string>(v, "class", "bytes");
+  s.size = v.at("size").get<unsigned>();
+  s.words = field<unsigned>(v, "words", (s.size + 3) / 4);
+  s.lanes = field<unsigned>(v, "lanes", 1);
+  s.declares = field<bool>(v, "declares", false);
+  s.lvalue = field<bool>(v, "lvalue", false);
+  if (v.contains("scope_end_line") && v["scope_end_line"].is_number())
+    s.scopeEndLine = v["scope_end_line"].get<unsigned>();
+  return s;
+}
+
+json slotJson(const RecordedSlot &s) {
+  json v{{"name", s.name},   {"type", s.type},   {"class", s.valueClass},  {"size", s.size},
+         {"words", s.words}, {"lanes", s.lanes}, {"declares", s.declares}, {"lvalue", s.lvalue}};
+  if (s.scopeEndLine)
+    v["scope_end_line"] = *s.scopeEndLine;
+  return v;
+}
+
+json layoutJson(const TraceLayout &l) {
+  json functions = json::array(), sites = json::array();
+  for (const RecordedFunction &f : l.functions)
+    functions.push_back({{"name", f.name}, {"kernel", f.kernel}, {"line", f.line}, {"end_line", f.endLine}});
+  for (const auto &[id, s] : l.sites) {
+    json values = json::array();
+    for (const RecordedSlot &v : s.values)
+      values.push_back(slotJson(v));
+    sites.push_back({{"id", s.id},
+                     {"kind", s.kind},
+                     {"function", s.function},
+                     {"line", s.line},
+                     {"column", s.column},
+                     {"text", s.text},
+                     {"words", s.words},
+                     {"values", std::move(values)}});
+  }
+  return json{{"format", kLayoutFormat},
+              {"kernel", l.kernel},
+              {"source", l.source},
+              {"trace_argument", l.traceArgument},
+              {"header_words", l.headerWords},
+              {"record_items", l.recordItems},
+              {"functions", functions},
+              {"sites", sites}};
+}
+
+json idJson(const Id3 &id) {
+  return json::array({id[0], id[1], id[2]});
+}
+Id3 idFrom(const json &j, std::uint64_t fallback) {
+  Id3 id{fallback, fallback, fallback};
+  for (std::size_t d = 0; d < 3 && d < j.size(); ++d)
+    id[d] = j[d].get<std::uint64_t>();
+  return id;
+}
+
+} // namespace
+
+fmt::Expected<TraceLayout> parseTraceLayout(const std::string &text) {
+  try {
+    json j = json::parse(text);
+    if (field<std::string>(j, "format", "") != kLayoutFormat)
+      return fmt::fail(std::string("not a trace layout (its \"format\" is not \"") + kLayoutFormat + "\")");
+    TraceLayout l;
+    l.kernel = j.at("kernel").get<std::string>();
+    l.source = field<std::string>(j, "source", "");
+    l.traceArgument = j.at("trace_argument").get<unsigned>();
+    l.headerWords = field<unsigned>(j, "header_words", 4);
+    l.recordItems = field<std::string>(j, "record_items", "");
+    for (const json &f : j.value("functions", json::array()))
+      l.functions.push_back(RecordedFunction{f.at("name").get<std::string>(), field<bool>(f, "kernel", false),
+                                             field<unsigned>(f, "line", 0),
+                                             field<unsigned>(f, "end_line", 0)});
+    for (const json &s : j.at("sites")) {
+      RecordSite site;
+      site.id = s.at("id").get<unsigned>();
+      site.kind = s.at("kind").get<std::string>();
+      site.function = field<std::string>(s, "function", "");
+      site.line = s.at("line").get<unsigned>();
+      site.column = field<unsigned>(s, "column", 0);
+      site.text = field<std::string>(s, "text", "");
+      for (const json &v : s.value("values", json::array()))
+        site.values.push_back(parseSlot(v));
+      unsigned words = kRecordHeaderWords;
+      for (const RecordedSlot &v : site.values)
+        words += v.words;
+      site.words = field<unsigned>(s, "words", words);
+      if (site.words != words)
+        return fmt::fail("site " + std::to_string(site.id) + " says " + std::to_string(site.words) +
+                         " words, its values take " + std::to_string(words));
+      l.sites.emplace(site.id, std::move(site));
+    }
+    return l;
+  } catch (const json::exception &e) {
+    return fmt::fail(std::string("the trace layout is not valid: ") + e.what());
+  }
+}
+
+Id3 RecordedRange::globalId(std::uint64_t linear) const {
+  Id3 id{linear % global[0], (linear / global[0]) % global[1], linear / (global[0] * global[1])};
+  for (std::size_t d = 0; d < 3; ++d)
+    id[d] += offset[d];
+  return id;
+}
+
+Id3 RecordedRange::localId(std::uint64_t linear) const {
+  Id3 g = globalId(linear);
+  return {(g[0] - offset[0]) % local[0], (g[1] - offset[1]) % local[1], (g[2] - offset[2]) % local[2]};
+}
+
+Id3 RecordedRange::groupId(std::uint64_t linear) const {
+  Id3 g = globalId(linear);
+  return {(g[0] - offset[0]) / local[0], (g[1] - offset[1]) / local[1], (g[2] - offset[2]) / local[2]};
+}
+
+std::uint64_t RecordedRange::linear(const Id3 &g) const {
+  return (g[0] - offset[0]) + (g[1] - offset[1]) * global[0] + (g[2] - offset[2]) * global[0] * global[1];
+}
+
+fmt::Expected<Recording> Recording::decode(TraceLayout layout, const std::vector<std::uint8_t> &traceBytes,
+                                           RecordedRange range, RecordingOrigin origin) {
+  std::size_t header = layout.headerWords;
+  if (traceBytes.size() < header * 4)
+    return fmt::fail("the trace buffer holds " + std::to_string(traceBytes.size()) +
+                     " bytes, less than its header");
+  Recording r;
+  r.m_layout = std::move(layout);
+  r.m_range = range;
+  r.m_origin = std::move(origin);
+  r.m_wordsUsed = wordAt(traceBytes, 0);
+  r.m_recordsDropped = wordAt(traceBytes, 1);
+  r.m_capacityWords = wordAt(traceBytes, 2);
+  std::size_t available = traceBytes.size() / 4 - header;
+  std::size_t used = static_cast<std::size_t>(std::min<std::uint64_t>(r.m_wordsUsed, r.m_capacityWords));
+  if (used > available)
+    return fmt::fail("the trace says " + std::to_string(used) + " words are used; the buffer holds " +
+                     std::to_string(available));
+  r.m_words.resize(used);
+  for (std::size_t w = 0; w < used; ++w)
+    r.m_words[w] = wordAt(traceBytes, header + w);
+  r.index();
+  // index() leaves a marker on the first damaged record.
+  if (r.m_recordCount == static_cast<std::size_t>(-1))
+    return fmt::fail("the trace is damaged: a record names a site the layout does not have, or runs past the "
+                     "used words");
+  return r;
+}
+
+void Recording::index() {
+  m_byItem.clear();
+  m_shortItems.clear();
+  m_recordCount = 0;
+  // Records of the work-items that ran at the same time are interleaved (the cursor is atomic, but a record
+  // that did not fit leaves the words it would have used unwritten): walk by each site's length.
+  std::size_t w = 0;
+  std::size_t end = m_words.size();
+  while (w + kRecordHeaderWords <= end) {
+    auto site = m_layout.sites.find(m_words[w]);
+    // A full trace ends with the words a record that did not fit reserved but never wrote (the host fills
+    // the buffer with 0xFF bytes).
+    if (m_recordsDropped > 0 &&
+        (m_words[w] == kUnwritten || (site != m_layout.sites.end() && w + site->second.words > end)))
+      break;
+    if (site == m_layout.sites.end() || w + site->second.words > end) {
+      m_recordCount = static_cast<std::size_t>(-1);
+      return;
+    }
+    Record rec;
+    rec.site = &site->second;
+    rec.sequence = m_words[w + 2];
+    rec.firstWord = w + kRecordHeaderWords;
+    m_byItem[m_words[w + 1]].push_back(rec);
+    w += site->second.words;
+    ++m_recordCount;
+  }
+  std::map<std::string, bool> isKernel;
+  for (const RecordedFunction &f : m_layout.functions)
+    isKernel[f.name] = f.kernel;
+  for (auto &[item, records] : m_byItem) {
+    std::stable_sort(records.begin(), records.end(),
+                     [](const Record &a, const Record &b) { return a.sequence < b.sequence; });
+    // Call depth: without recursion (OpenCL C has none) a function already on the stack is a return to it.
+    std::vector<std::string> stack;
+    unsigned epoch = 0;
+    bool gap = false;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      Record &rec = records[i];
+      const std::string &function = rec.site->function;
+      auto on = std::find(stack.begin(), stack.end(), function);
+      if (on != stack.end())
+        stack.erase(on + 1, stack.end());
+      else
+        stack.push_back(function);
+      rec.depth = static_cast<unsigned>(stack.size() - 1);
+      rec.epoch = epoch;
+      if (rec.site->kind == "barrier")
+        ++epoch;
+      if (rec.sequence != i)
+        gap = true;
+    }
+    if (gap)
+      m_shortItems.push_back(item);
+  }
+}
+
+std::vector<std::uint64_t> Recording::items() const {
+  std::vector<std::uint64_t> out;
+  for (const auto &[item, records] : m_byItem)
+    out.push_back(item);
+  return out;
+}
+
+const std::vector<Record> &Recording::records(std::uint64_t item) const {
+  static const std::vector<Record> kNone;
+  auto it = m_byItem.find(item);
+  return it == m_byItem.end() ? kNone : it->second;
+}
+
+const std::uint32_t *Recording::valueWords(const Record &record, std::size_t slot) const {
+  std::size_t at = record.firstWord;
+  for (std::size_t s = 0; s < slot; ++s)
+    at += record.site->values[s].words;
+  return m_words.data() + at;
+}
+
+std::string Recording::summary() const {
+  std::ostringstream out;
+  out << m_byItem.size() << " work-item" << (m_byItem.size() == 1 ? "" : "s") << " recorded ("
+      << m_layout.recordItems << "), " << m_recordCount << " statement" << (m_recordCount == 1 ? "" : "s")
+      << ", " << std::min(m_wordsUsed, m_capacityWords) * 4 << " of " << m_capacityWords * 4
+      << " trace bytes";
+  if (m_recordsDropped > 0) {
+    out << "; the trace is SHORT: " << m_recordsDropped << " statement" << (m_recordsDropped == 1 ? "" : "s")
+        << " did not fit, so the work-items' last recorded statements are not their last";
+    if (!m_shortItems.empty())
+      out << " (" << m_shortItems.size() << " work-item" << (m_shortItems.size() == 1 ? "" : "s")
+          << " with gaps)";
+    out << "; raise --trace-bytes or record fewer work-items (--record-items)";
+  }
+  return out.str();
+}
+
+fmt::Status Recording::save(const std::filesystem::path &file) const {
+  json j;
+  j["format"] = kRecordingFormat;
+  j["device"] = m_origin.device;
+  j["capture"] = m_origin.capture;
+  j["launch"] = m_origin.launch;
+  j["run"] = m_origin.run;
+  j["seconds"] = m_origin.seconds;
+  j["kernel_file"] = m_origin.kernelFileName;
+  j["kernel_source"] = m_origin.kernelSource;
+  j["outputs_same_as_plain"] = m_origin.outputsSame;
+  if (!m_origin.outputsSame)
+    j["outputs_difference"] = m_origin.outputsDifference;
+  j["ndrange"] = {{"dims", m_range.dims},
+                  {"global", idJson(m_range.global)},
+                  {"local", idJson(m_range.local)},
+                  {"offset", idJson(m_range.offset)}};
+  j["layout"] = layoutJson(m_layout);
+  j["words_used"] = m_wordsUsed;
+  j["capacity_words"] = m_capacityWords;
+  j["records_dropped"] = m_recordsDropped;
+  std::vector<std::uint8_t> bytes(m_words.size() * 4);
+  for (std::size_t w = 0; w < m_words.size(); ++w)
+    for (std::size_t b = 0; b < 4; ++b)
+      bytes[w * 4 + b] = static_cast<std::uint8_t>(m_words[w] >> (8 * b));
+  j["trace"] = toBase64(bytes.data(), bytes.size());
+  std::string text = j.dump(1) + "\n";
+  return fmt::writeFileAtomically(file, text.data(), text.size());
+}
+
+fmt::Expected<Recording> Recording::load(const std::filesystem::path &file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    return fmt::fail("cannot read the recording " + file.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    json j = json::parse(text.str());
+    if (field<std::string>(j, "format", "") != kRecordingFormat)
+      return fmt::fail(file.string() + " is not a clcapture recording (its \"format\" is not \"" +
+                       kRecordingFormat + "\")");
+    auto layout = parseTraceLayout(j.at("layout").dump());
+    if (!layout)
+      return fmt::fail(file.string() + ": " + layout.error());
+    RecordingOrigin origin;
+    origin.device = field<std::string>(j, "device", "");
+    origin.capture = field<std::string>(j, "capture", "");
+    origin.launch = field<std::size_t>(j, "launch", 0);
+    origin.run = field<std::uint32_t>(j, "run", 1);
+    origin.seconds = field<double>(j, "seconds", 0);
+    origin.kernelFileName = field<std::string>(j, "kernel_file", layout->source);
+    origin.kernelSource = field<std::string>(j, "kernel_source", "");
+    origin.outputsSame = field<bool>(j, "outputs_same_as_plain", true);
+    origin.outputsDifference = field<std::string>(j, "outputs_difference", "");
+    const json &n = j.at("ndrange");
+    RecordedRange range;
+    range.dims = field<unsigned>(n, "dims", 1);
+    range.global = idFrom(n.at("global"), 1);
+    range.local = idFrom(n.at("local"), 1);
+    range.offset = idFrom(n.at("offset"), 0);
+    auto bytes = fromBase64(j.at("trace").get<std::string>());
+    if (!bytes)
+      return fmt::fail(file.string() + ": " + bytes.error());
+    std::uint64_t words = bytes->size() / 4;
+    // The header the decoder reads: the used words (all of them kept), what did not fit, the capacity.
+    std::vector<std::uint8_t> trace(layout->headerWords * 4, 0);
+    auto put = [&trace](std::size_t word, std::uint64_t value) {
+      for (std::size_t b = 0; b < 4; ++b)
+        trace[word * 4 + b] = static_cast<std::uint8_t>(value >> (8 * b));
+    };
+    put(0, words);
+    put(1, field<std::uint64_t>(j, "records_dropped", 0));
+    put(2, words);
+    trace.insert(trace.end(), bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(words * 4));
+    auto recording = decode(std::move(*layout), trace, range, std::move(origin));
+    if (!recording)
+      return fmt::fail(file.string() + ": " + recording.error());
+    recording->m_wordsUsed = field<std::uint64_t>(j, "words_used", words);
+    recording->m_capacityWords = field<std::uint64_t>(j, "capacity_words", words);
+    return recording;
+  } catch (const json::exception &e) {
+    return fmt::fail(file.string() + " is not a valid recording: " + e.what());
+  }
+}
+
+} // namespace clcapture::debug

@@ -1,0 +1,122 @@
+//===- RecordingSession.h - gdb's commands over a device recording -*- C++ -*-===//
+//
+// `clcapture-debug CAPTURE --engine=device` (and `--recording FILE`): the commands of the interpreter's
+// session (docs/debugger.md) over what the device recorded (docs/device-debugging.md). The recording is
+// complete, so going back is as cheap as going forward. A point is "after record K of a work-item": the
+// statement on that line has run and the values it wrote are shown. The recorded work-items are ordered as
+// Oclgrind runs them (by group, then barrier interval, then work-item), which is the order `continue` and
+// `reverse-continue` search. `set var` records the launch again with the value injected at this point.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "CommandInput.h"
+#include "DeviceRecorder.h"
+#include "ExpressionParser.h"
+#include "RecordedValues.h"
+#include "Recording.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace clcapture::debug {
+
+class RecordingSession {
+public:
+  /// Records the launch again with these injections (nullptr: a saved recording, which cannot be re-run).
+  using Rerun = std::function<format::Expected<Recording>(const std::vector<Injection> &)>;
+
+  RecordingSession(Recording recording, CommandInput &input, std::ostream &out, Rerun rerun);
+  /// Runs the session to `quit` or the end of the input; the exit status (1: a scripted command failed).
+  int run();
+
+private:
+  struct Outcome {
+    bool quit = false;
+  };
+  using Handler = Outcome (RecordingSession::*)(const std::string &arguments);
+  struct Command {
+    std::string name;
+    std::vector<std::string> aliases;
+    Handler handler;
+    std::string help;
+  };
+  struct Breakpoint {
+    int number = 0;
+    unsigned line = 0;
+    std::string conditionText;
+    std::shared_ptr<Expr> condition;
+    bool temporary = false;
+    unsigned hits = 0;
+  };
+  struct Watch {
+    int number = 0;
+    std::string name;
+  };
+  /// One record of one work-item, in the order the timeline gives.
+  struct Point {
+    std::uint64_t item = 0;
+    std::size_t index = 0;
+  };
+
+  void buildTimeline();
+  Outcome execute(const std::string &line);
+  void fail(const std::string &message);
+  const std::vector<Record> &focusRecords() const { return m_recording.records(m_focus); }
+  bool started() const { return m_position.has_value(); }
+  std::string idText(std::uint64_t item) const;
+  std::string sourceLine(unsigned line) const;
+  /// Moves the focus to record `index` of its work-item and shows where it is and what the record wrote.
+  void moveTo(std::size_t index);
+  void show(const std::string &why);
+  /// Whether a breakpoint or watch stops at this point (the timeline's order); its message.
+  std::optional<std::string> stopsAt(const Point &point);
+  std::optional<std::size_t> timelineIndex() const;
+  Outcome search(bool forward);
+  Outcome stepBy(bool forward, std::optional<int> depthChange, const std::string &what);
+  std::optional<unsigned> parseLocation(const std::string &text);
+
+  Outcome cmdHelp(const std::string &a);
+  Outcome cmdBreak(const std::string &a);
+  Outcome cmdTbreak(const std::string &a);
+  Outcome cmdDelete(const std::string &a);
+  Outcome cmdInfo(const std::string &a);
+  Outcome cmdContinue(const std::string &a);
+  Outcome cmdStep(const std::string &a);
+  Outcome cmdNext(const std::string &a);
+  Outcome cmdFinish(const std::string &a);
+  Outcome cmdReverseStep(const std::string &a);
+  Outcome cmdReverseNext(const std::string &a);
+  Outcome cmdReverseFinish(const std::string &a);
+  Outcome cmdReverseContinue(const std::string &a);
+  Outcome cmdWatch(const std::string &a);
+  Outcome cmdWorkitem(const std::string &a);
+  Outcome cmdPrint(const std::string &a);
+  Outcome cmdPrintAll(const std::string &a);
+  Outcome cmdSet(const std::string &a);
+  Outcome cmdBacktrace(const std::string &a);
+  Outcome cmdList(const std::string &a);
+  Outcome cmdQuit(const std::string &a);
+
+  Recording m_recording;
+  CommandInput &m_input;
+  std::ostream &m_out;
+  Rerun m_rerun;
+  std::vector<Command> m_commands;
+  std::vector<Point> m_timeline;
+  std::uint64_t m_focus = 0;
+  std::optional<std::size_t> m_position; ///< the focused work-item's record; none: before its first
+  std::vector<Breakpoint> m_breakpoints;
+  std::vector<Watch> m_watches;
+  int m_nextNumber = 1;
+  std::vector<std::string> m_sourceLines;
+  std::vector<Injection> m_injections;
+  std::string m_lastCommand;
+  bool m_failed = false;
+};
+
+} // namespace clcapture::debug
