@@ -110,8 +110,7 @@ int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &o
 }
 
 int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out) {
-  auto instrumented =
-      instrumentKernel(launch, options.device.recordItems, {}, options.device.workFolder / "interpreter");
+  auto instrumented = instrumentKernel(launch, options.device.recordItems, {}, options.device.workFolder);
   if (!instrumented) {
     std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
     return kExitCannotRecord;
@@ -121,7 +120,7 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
     std::cerr << "clcapture-debug: error: the interpreter's recording: " << reference.error() << '\n';
     return kExitCannotRecord;
   }
-  auto recordings = recordOnDevice(launch, options.capture, options.device);
+  auto recordings = recordOnDevice(launch, options.capture, options.device, &*instrumented);
   if (!recordings) {
     std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
     return kExitCannotRecord;
@@ -130,6 +129,23 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
     return 1;
   out << "interpreter: " << reference->summary() << '\n';
   bool diverged = false;
+  if (options.device.runs > 1) {
+    // Another schedule of the same launch: a divergence there is an outcome that depends on the order.
+    auto reversed = recordInInterpreter(launch, *instrumented, options.device.traceBytes, Schedule::Reversed);
+    if (!reversed) {
+      std::cerr << "clcapture-debug: error: the interpreter's reversed schedule: " << reversed.error()
+                << '\n';
+      return kExitCannotRecord;
+    }
+    std::string name = "interpreter, reversed schedule";
+    if (auto d = firstDivergence(*reference, *reversed, options.diff)) {
+      diverged = true;
+      out << name << ": the outcome depends on the order the work-items run (a race): "
+          << describeDivergence(*d, *reference, *reversed, "interpreter", name);
+    } else {
+      out << name << ": no divergence\n";
+    }
+  }
   for (const Recording &device : *recordings) {
     std::string name =
         recordings->size() > 1 ? "device run " + std::to_string(device.origin().run) : "device";

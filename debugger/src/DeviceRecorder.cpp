@@ -105,11 +105,17 @@ fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const
 }
 
 fmt::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launch, const fs::path &capture,
-                                                     const DeviceSettings &settings) {
-  auto instrumented =
-      instrumentKernel(launch, settings.recordItems, settings.injections, settings.workFolder);
-  if (!instrumented)
-    return fmt::fail(instrumented.error());
+                                                     const DeviceSettings &settings,
+                                                     const Instrumented *given) {
+  std::optional<Instrumented> made;
+  if (!given) {
+    auto instrumented =
+        instrumentKernel(launch, settings.recordItems, settings.injections, settings.workFolder);
+    if (!instrumented)
+      return fmt::fail(instrumented.error());
+    made = std::move(*instrumented);
+  }
+  const Instrumented *instrumented = given ? given : &*made;
   auto program = tool("clcapture-replay");
   if (!program)
     return fmt::fail(program.error());

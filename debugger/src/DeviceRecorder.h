@@ -59,8 +59,11 @@ RecordedRange recordedRange(const replay::LaunchPlan &plan);
 
 /// Records the launch on the device: one Recording per run. Fails naming the step that failed (the
 /// instrumenter's or the device's message).
+/// `instrumented`: the instrumentation to run (--diff makes one for both sides: a device-only macro then
+/// changes values, never which statements are recorded); nullptr: made here.
 format::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launch,
                                                         const std::filesystem::path &capture,
-                                                        const DeviceSettings &settings);
+                                                        const DeviceSettings &settings,
+                                                        const Instrumented *instrumented = nullptr);
 
 } // namespace clcapture::debug

@@ -93,7 +93,7 @@ RecordingSession::Outcome RecordingSession::cmdPrint(const std::string &a) {
     fail(text.error());
     return {};
   }
-  m_out << "$ = " << *text << '\n';
+  m_out << '$' << ++m_history << " = " << *text << '\n';
   return {};
 }
 
@@ -106,16 +106,11 @@ RecordingSession::Outcome RecordingSession::cmdPrintAll(const std::string &a) {
   }
   // Each work-item of the group at the same moment: its last record at or before the focus's in the
   // timeline.
-  auto now = timelineIndex();
   Id3 group = m_recording.range().groupId(m_focus);
   for (std::uint64_t item : m_recording.items()) {
     if (m_recording.range().groupId(item) != group)
       continue;
-    std::optional<std::size_t> at;
-    if (now)
-      for (std::size_t t = 0; t <= *now; ++t)
-        if (m_timeline[t].item == item)
-          at = m_timeline[t].index;
+    std::optional<std::size_t> at = positionNow(item);
     m_out << "work-item " << idText(item) << ": ";
     if (!at) {
       m_out << "<no recorded statement yet>\n";
@@ -155,14 +150,8 @@ RecordingSession::Outcome RecordingSession::cmdWorkitem(const std::string &a) {
     return {};
   }
   // The same moment: its last record at or before the present of the timeline.
-  auto now = timelineIndex();
-  std::optional<std::size_t> at;
-  if (now)
-    for (std::size_t t = 0; t <= *now; ++t)
-      if (m_timeline[t].item == item)
-        at = m_timeline[t].index;
   m_focus = item;
-  m_position = at;
+  m_position = positionNow(item);
   if (m_position)
     show("[switching to work-item " + idText(item) + "]");
   else
@@ -187,7 +176,8 @@ RecordingSession::Outcome RecordingSession::cmdInfo(const std::string &a) {
     for (std::uint64_t item : m_recording.items()) {
       const auto &records = m_recording.records(item);
       m_out << (item == m_focus ? "* " : "  ") << "work-item " << idText(item) << ": " << records.size()
-            << " statements recorded, last at line " << records.back().site->line << '\n';
+            << (records.size() == 1 ? " statement" : " statements") << " recorded, last at line "
+            << records.back().site->line << '\n';
     }
   } else if (what.rfind("b", 0) == 0 || what.rfind("w", 0) == 0) {
     for (const Breakpoint &b : m_breakpoints)
@@ -283,7 +273,7 @@ RecordingSession::Outcome RecordingSession::cmdSet(const std::string &a) {
         focusRecords().empty() ? std::nullopt : std::optional<std::size_t>(focusRecords().size() - 1);
     return {};
   }
-  m_position = position;
+  moveTo(position);
   show("");
   return {};
 }

@@ -132,6 +132,16 @@ std::string RecordingSession::sourceLine(unsigned line) const {
 
 void RecordingSession::moveTo(std::size_t index) {
   m_position = index;
+  m_now = timelineIndex();
+}
+
+std::optional<std::size_t> RecordingSession::positionNow(std::uint64_t item) const {
+  std::optional<std::size_t> at;
+  if (m_now)
+    for (std::size_t t = 0; t <= *m_now; ++t)
+      if (m_timeline[t].item == item)
+        at = m_timeline[t].index;
+  return at;
 }
 
 void RecordingSession::show(const std::string &why) {
@@ -203,8 +213,12 @@ RecordingSession::Outcome RecordingSession::search(bool forward) {
     fail("the recording holds no statement");
     return {};
   }
-  auto now = timelineIndex();
-  std::size_t t = now ? *now : (forward ? static_cast<std::size_t>(-1) : m_timeline.size());
+  std::optional<std::size_t> now = m_now;
+  if (!now && !forward) {
+    m_out << "No more reverse-execution history.\n";
+    return {};
+  }
+  std::size_t t = now ? *now : static_cast<std::size_t>(-1);
   while (forward ? t + 1 < m_timeline.size() || t == static_cast<std::size_t>(-1) : t > 0) {
     t = forward ? t + 1 : t - 1;
     if (auto why = stopsAt(m_timeline[t])) {
@@ -273,6 +287,7 @@ RecordingSession::Outcome RecordingSession::stepBy(bool forward, std::optional<i
     m_position = *found;
     depth = records[*found].depth;
   }
+  moveTo(*m_position);
   show("");
   return {};
 }

@@ -72,6 +72,8 @@ private:
   std::string sourceLine(unsigned line) const;
   /// Moves the focus to record `index` of its work-item and shows where it is and what the record wrote.
   void moveTo(std::size_t index);
+  /// Work-item `item`'s last record at or before the present (none: it has not run one yet).
+  std::optional<std::size_t> positionNow(std::uint64_t item) const;
   void show(const std::string &why);
   /// Whether a breakpoint or watch stops at this point (the timeline's order); its message.
   std::optional<std::string> stopsAt(const Point &point);
@@ -110,6 +112,8 @@ private:
   std::vector<Point> m_timeline;
   std::uint64_t m_focus = 0;
   std::optional<std::size_t> m_position; ///< the focused work-item's record; none: before its first
+  std::optional<std::size_t> m_now;      ///< the present in the timeline; none: before the first record
+  unsigned m_history = 0;                ///< print's $N
   std::vector<Breakpoint> m_breakpoints;
   std::vector<Watch> m_watches;
   int m_nextNumber = 1;

@@ -1,0 +1,235 @@
+#!/usr/bin/python3
+"""clcapture-debug's device engine on PoCL (docs/device-debugging.md): recordings made through
+clcapture-instrument and clcapture-replay, stepped with the session's commands, saved and reopened, and --diff
+against Oclgrind's interpreter on the seeded suite (tests/debugger/diff/). Every value printed is checked
+against one computed here from the captured bytes.
+
+usage: device_test.py SCENARIO --debug BIN --replay BIN --launcher BIN --samples DIR
+
+SCENARIO
+  seeded      every kernel of tests/debugger/diff/: its header's third line says where --diff must find the
+              first divergence (`//diff: line=L item=I variable=V`) or that there is none (`//diff: none`); a
+              fourth line `//debug: OPTIONS` adds clcapture-debug options (--repeat 2 compares two schedules
+              of the interpreter, --device-build-options a macro on the device only)
+  session     the reduction recorded on PoCL (--engine=device, work-group 1): step, next, print of l, s and
+              scratch[l] (the partial sums computed here from the input), a conditional breakpoint, watch,
+              reverse-step, reverse-continue, print-all, workitem, backtrace, info; the launch's outputs as
+              without instrumentation
+  saved       --save-trace then --recording: the saved recording opens without the capture and steps to the same
+              values; set var is refused there, and on the device re-records with the value injected (the
+              printed value, and the later sums, change)
+  short       a trace buffer too small for the group: clcapture-replay --instrumented and the session both say
+              how many statements did not fit, never a silently short trace
+  bad-input   a missing or damaged recording, --record-items that does not compile, --dap with the device
+              engine: one clear line and a non-zero exit
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from debug_testing import POCL, Failure, capture_reduce, captured_input, check, run
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
+import run_kernel  # noqa: E402  (a capture folder from a kernel's header)
+
+DIFF_SUITE = os.path.join(HERE, "diff")
+POCL_LIBRARY = "/usr/lib/x86_64-linux-gnu/libpocl.so.2"
+
+
+def session(args, folder, commands, want=0, extra=()):
+    with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
+        f.write("\n".join(commands) + "\n")
+        script = f.name
+    try:
+        cmd = [args.debug] + ([folder] if folder else []) + ["--batch", "-x", script, *extra]
+        return run(cmd, want=want).stdout
+    finally:
+        os.unlink(script)
+
+
+def printed(out, expression, occurrence=0):
+    """The value of the `occurrence`-th `print EXPR` in a session's output."""
+    lines = out.splitlines()
+    seen = 0
+    for i, line in enumerate(lines):
+        if line == "(clcapture-debug) print " + expression and i + 1 < len(lines):
+            if seen == occurrence:
+                m = re.match(r"\$\d+ = (.*)$", lines[i + 1])
+                check(m, f"print {expression} printed {lines[i + 1]!r}")
+                return m.group(1)
+            seen += 1
+    raise Failure(f"no output for print {expression} (#{occurrence})")
+
+
+def kernel_capture(path, folder):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    _, options, _ = run_kernel.parse_header(text)
+    entry, params, inst, launch = run_kernel.launch_of(text, options)
+    run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
+    lines = text.splitlines()
+    expected = lines[2] if len(lines) > 2 and lines[2].startswith("//diff:") else None
+    debug_options = lines[3][len("//debug:"):].split() if len(lines) > 3 and lines[3].startswith("//debug:") else []
+    return expected, debug_options
+
+
+def seeded(args, tmp):
+    kernels = sorted(f for f in os.listdir(DIFF_SUITE) if f.endswith(".cl"))
+    check(len(kernels) >= 8, f"the seeded suite holds {len(kernels)} kernels")
+    for name in kernels:
+        folder = os.path.join(tmp, name[:-3])
+        expected, options = kernel_capture(os.path.join(DIFF_SUITE, name), folder)
+        check(expected, f"{name}: no //diff: line")
+        print(f"--- {name}: {expected} {' '.join(options)}")
+        if expected == "//diff: none":
+            out = run([args.debug, folder, "--diff", *options], want=0).stdout
+            check("first divergence" not in out, f"{name}: a divergence was reported")
+            comparisons = re.findall(r"^(device|device run \d+|interpreter, reversed schedule): no divergence",
+                                     out, re.M)
+            runs = int(options[options.index("--repeat") + 1]) if "--repeat" in options else 1
+            want = runs + (1 if runs > 1 else 0)
+            check(len(comparisons) == want, f"{name}: {len(comparisons)} comparisons said none, expected {want}")
+            continue
+        m = re.match(r"//diff: line=(\d+) item=(\d+) variable=(\S+)", expected)
+        line, item, variable = m.group(1), m.group(2), m.group(3)
+        out = run([args.debug, folder, "--diff", *options], want=6).stdout
+        # The comparison that must part: the reversed schedule for a race (--repeat), else the device.
+        who = "interpreter, reversed schedule" if "--repeat" in options else "device"
+        found = re.search(r"^" + re.escape(who) + r": .*?first divergence: work-item \((\d+)\) .*?, "
+                          r"(\S+):(\d+) `[^`]*`.*\n  variable (\S+) ", out, re.M)
+        check(found, f"{name}: no first divergence reported for {who}")
+        check(found.group(1) == item, f"{name}: work-item {found.group(1)}, expected {item}")
+        check(found.group(3) == line, f"{name}: line {found.group(3)}, expected {line}")
+        check(found.group(4) == variable, f"{name}: variable {found.group(4)}, expected {variable}")
+        if name.startswith("uninitialised"):
+            check("uninitialised" in out, f"{name}: the report does not say the read was of unwritten memory")
+
+
+def partial_sums(values, base, local):
+    """The reduction's scratch after the iteration with stride s, per s (sums of the group's inputs)."""
+    scratch = values[base:base + local]
+    after = {}
+    s = local // 2
+    while s > 0:
+        scratch = [scratch[i] + scratch[i + s] if i < s else scratch[i] for i in range(local)]
+        after[s] = list(scratch)
+        s //= 2
+    return after
+
+
+def session_scenario(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture_reduce(args.launcher, args.samples, folder, ("--data-after",))
+    values = captured_input(folder)
+    local = 8
+    after = partial_sums(values, local, local)  # group 1: inputs 8..15
+    out = session(args, folder, [
+        "info recording",
+        "step", "print l",
+        "break 7 if l == 1 && s == 2",
+        "continue", "print s", "print scratch[l]",
+        "reverse-step", "print s",
+        "reverse-continue",
+        "continue",
+        "workitem 9", "print l",
+        "print-all l",
+        "backtrace",
+        "watch scratch[l]",
+        "continue", "print s",
+        "info workitems",
+    ], extra=["--engine=device", "--record-items", "group 1"])
+    check("outputs: as the plain launch's" in out, "the instrumented run's outputs were not checked")
+    check(re.search(r"8 work-items recorded", out), "not 8 work-items recorded for group 1")
+    check(printed(out, "l") == "0", "work-item 8's first statement: l is not 0")
+    check("Breakpoint 1, work-item (9)" in out, "the conditional breakpoint did not stop work-item 9 (l = 1)")
+    check(printed(out, "s") == "2", "the breakpoint stopped with s != 2")
+    check(printed(out, "scratch[l]") == str(after[2][1]),
+          f"scratch[1] after the s = 2 step: {printed(out, 'scratch[l]')}, expected {after[2][1]}")
+    check(printed(out, "s", 1) in ("2", "4"), "reverse-step did not keep a recorded s")
+    check(printed(out, "l", 1) == "1", "workitem 9: l is not 1")
+    check(re.search(r"work-item \(15\): 7", out), "print-all l did not give work-item 15 its l = 7")
+    check(re.search(r"#0  reduce \(\) at ", out), "backtrace")
+    check("Watchpoint 2: scratch[l]" in out, "watch scratch[l] was refused")
+    check(re.search(r"\* work-item \(9\): \d+ statements recorded", out), "info workitems does not mark the focus")
+
+
+def saved(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture_reduce(args.launcher, args.samples, folder)
+    values = captured_input(folder)
+    after = partial_sums(values, 0, 8)
+    trace = os.path.join(tmp, "reduce.trace")
+    steps = ["break 7 if l == 0 && s == 4", "continue", "print scratch[l]"]
+    live = session(args, folder, steps, extra=["--engine=device", "--save-trace", trace])
+    check(os.path.exists(trace), "--save-trace wrote nothing")
+    check(printed(live, "scratch[l]") == str(after[4][0]), "scratch[0] after s = 4 on the device")
+    moved = os.path.join(tmp, "elsewhere.trace")
+    shutil.move(trace, moved)
+    shutil.rmtree(folder)  # a saved recording needs no capture
+    reopened = session(args, None, steps + ["set var scratch[l] = 1000"], want=1, extra=["--recording", moved])
+    check(printed(reopened, "scratch[l]") == str(after[4][0]), "the saved recording gives another value")
+    check("a saved recording cannot be run again" in reopened, "set var on a saved recording was not refused")
+    # set var on the device: recorded again with the value injected at that point.
+    capture_reduce(args.launcher, args.samples, folder)
+    changed = session(args, folder, steps + ["set var scratch[l] = 1000", "print scratch[l]",
+                                             "break 7 if l == 0 && s == 2", "continue", "print scratch[l]"],
+                      extra=["--engine=device"])
+    check(printed(changed, "scratch[l]", 1) == "1000", "set var: the new recording does not show 1000")
+    want = 1000 + after[4][2]
+    check(printed(changed, "scratch[l]", 2) == str(want),
+          f"after the injected 1000, scratch[0] at s = 2 is {printed(changed, 'scratch[l]', 2)}, expected {want}")
+
+
+def short(args, tmp):
+    folder = os.path.join(tmp, "cap")
+    capture_reduce(args.launcher, args.samples, folder)
+    out = session(args, folder, ["info recording"], extra=["--engine=device", "--trace-bytes", "256"])
+    check(re.search(r"the trace is SHORT: \d+ statements? did not fit", out), "a full trace was not reported")
+    check("raise --trace-bytes" in out, "the remedy was not named")
+
+
+def bad_input(args, tmp):
+    r = run([args.debug, "--recording", os.path.join(tmp, "none.trace")], want=10)
+    check("cannot read the recording" in r.stderr, "a missing recording")
+    damaged = os.path.join(tmp, "damaged.trace")
+    with open(damaged, "w") as f:
+        f.write('{"format": "clcapture-recording/1", "layout": {"format": "x"}}')
+    r = run([args.debug, "--recording", damaged], want=10)
+    check("not a trace layout" in r.stderr, "a damaged recording")
+    folder = os.path.join(tmp, "cap")
+    capture_reduce(args.launcher, args.samples, folder)
+    r = run([args.debug, folder, "--engine=device", "--record-items", "no_such_name == 3", "--batch"],
+            want=10, stdin="")
+    check("no_such_name" in r.stderr, "a --record-items that does not compile was not named")
+    r = run([args.debug, folder, "--engine=device", "--dap"], want=1, stdin="")
+    check("interpreter engine only" in r.stderr, "--dap with the device engine")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("scenario")
+    p.add_argument("--debug", required=True)
+    p.add_argument("--replay", required=True)
+    p.add_argument("--launcher", required=True)
+    p.add_argument("--samples", required=True)
+    args = p.parse_args()
+    os.environ["OCL_ICD_VENDORS"] = POCL
+    scenarios = {"seeded": seeded, "session": session_scenario, "saved": saved, "short": short,
+                 "bad-input": bad_input}
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            scenarios[args.scenario](args, tmp)
+        except Failure as e:
+            print(f"FAIL: {args.scenario}: {e}")
+            sys.exit(1)
+    print(f"ok: {args.scenario}")
+
+
+if __name__ == "__main__":
+    main()
