@@ -1,7 +1,7 @@
 //===- DapServer.cpp - The Debug Adapter Protocol over standard input and output ---===//
 #include "DapServer.h"
 
-#include "DebugSession.h"
+#include "DapTarget.h"
 
 #include <regex>
 
@@ -15,22 +15,6 @@ namespace {
 constexpr int kPrivate = 1;
 constexpr int kLocal = 2;
 constexpr int kGlobal = 3;
-
-std::string stopReason(std::optional<StopKind> kind) {
-  if (!kind)
-    return "pause";
-  switch (*kind) {
-  case StopKind::Breakpoint:
-  case StopKind::Access:
-    return "breakpoint";
-  case StopKind::Watchpoint:
-    return "data breakpoint";
-  case StopKind::Error:
-    return "exception";
-  default:
-    return "step";
-  }
-}
 
 // The "  name = value" lines of one section ("private:", "local:", "global:") of `info memory`.
 json variableList(const std::string &text, const std::string &section) {
@@ -123,10 +107,10 @@ void DapServer::reportStop() {
     }
     return;
   }
-  event("stopped", {{"reason", stopReason(m_session->lastStop())},
+  event("stopped", {{"reason", m_session->stopReason()},
                     {"threadId", 1},
                     {"allThreadsStopped", true},
-                    {"description", "work-item " + m_session->idText(m_session->focus())}});
+                    {"description", m_session->focusName()}});
 }
 
 std::optional<std::string> DapServer::next(const std::string &) {
@@ -214,8 +198,7 @@ bool DapServer::answer(const json &request) {
     return true;
   }
   if (command == "threads") {
-    respond(request, true,
-            {{"threads", {{{"id", 1}, {"name", "work-item " + m_session->idText(m_session->focus())}}}}});
+    respond(request, true, {{"threads", {{{"id", 1}, {"name", m_session->focusName()}}}}});
     return true;
   }
   if (command == "stackTrace") {
@@ -298,10 +281,10 @@ void DapServer::stackTrace(const json &request) {
   std::string text = m_session->runQuietly("backtrace", failed);
   json frames = json::array();
   static const std::regex frame(R"(#(\d+)\s+(\S+) \(\) at (\S+):(\d+))");
-  std::string kernelPath = std::filesystem::absolute(m_session->launch().plan.kernelFile).string();
+  std::string kernelPath = std::filesystem::absolute(m_session->kernelFile()).string();
   for (std::sregex_iterator it(text.begin(), text.end(), frame), end; it != end; ++it) {
     std::string file = (*it)[3];
-    std::string path = file == m_session->launch().plan.kernelFile.filename().string()
+    std::string path = file == m_session->kernelFile().filename().string()
                            ? kernelPath
                            : (std::filesystem::path(kernelPath).parent_path() / file).string();
     frames.push_back({{"id", std::stoi((*it)[1])},

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "CommandInput.h"
+#include "DapTarget.h"
 
 #include <istream>
 #include <map>
@@ -26,13 +27,11 @@
 
 namespace clcapture::debug {
 
-class DebugSession;
-
 class DapServer : public CommandInput {
 public:
   /// `sessionOutput` is the stream the session prints on; its text is sent as output events.
   DapServer(std::istream &in, std::ostream &out, std::ostringstream &sessionOutput);
-  void attach(DebugSession &session) { m_session = &session; }
+  void attach(DapTarget &session) { m_session = &session; }
 
   std::optional<std::string> next(const std::string &prompt) override;
   bool interactive() const override { return false; }
@@ -60,7 +59,7 @@ private:
   std::istream &m_in;
   std::ostream &m_out;
   std::ostringstream &m_sessionOutput;
-  DebugSession *m_session = nullptr;
+  DapTarget *m_session = nullptr;
   long m_seq = 1;
   bool m_resumed = false;    ///< a request moved the launch: the next pause (or its end) is an event
   bool m_launched = false;   ///< `launch` came

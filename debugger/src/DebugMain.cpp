@@ -129,13 +129,19 @@ int main(int argc, char **argv) {
 
   std::unique_ptr<CommandInput> input;
   std::ifstream scriptFile;
-  bool deviceEngine = engine == "device" || diff || !recordingFile.empty();
-  if (deviceEngine) {
-    if (!script.empty()) {
+  std::ostringstream dapOutput; // what the session prints, sent to the DAP client as output events
+  DapServer *server = nullptr;
+  // The session's commands: the DAP client, a script (then the terminal, unless --batch), or standard input.
+  auto makeInput = [&]() -> bool {
+    if (dap) {
+      auto owned = std::make_unique<DapServer>(std::cin, std::cout, dapOutput);
+      server = owned.get();
+      input = std::move(owned);
+    } else if (!script.empty()) {
       scriptFile.open(script);
       if (!scriptFile) {
         std::cerr << "clcapture-debug: error: -x: cannot read " << script << '\n';
-        return 1;
+        return false;
       }
       input = scriptInput(scriptFile, std::cout);
       if (!batch)
@@ -144,13 +150,17 @@ int main(int argc, char **argv) {
     } else {
       input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
     }
-    if (dap || finding) {
-      std::cerr << "clcapture-debug: error: --dap and --finding work with the interpreter engine only\n";
-      return 1;
-    }
-    if (!recordingFile.empty())
-      return runSavedRecording(recordingFile, *input, std::cout);
+    return true;
+  };
+  std::ostream &sessionOut = dap ? static_cast<std::ostream &>(dapOutput) : std::cout;
+
+  bool deviceEngine = engine == "device" || diff || !recordingFile.empty();
+  if (deviceEngine && finding) {
+    std::cerr << "clcapture-debug: error: --finding follows a witness in the interpreter engine only\n";
+    return 1;
   }
+  if (!recordingFile.empty())
+    return makeInput() ? runSavedRecording(recordingFile, *input, sessionOut, server) : 1;
   if (capture.empty()) {
     std::cerr << "clcapture-debug: error: CAPTURE is required (or --recording FILE)\n";
     return 1;
@@ -174,33 +184,17 @@ int main(int argc, char **argv) {
     for (std::string name; std::getline(names, name, ',');)
       if (!name.empty())
         device.diff.ignored.push_back(name);
-    return diff ? runDiff(*opened, device, std::cout) : runDeviceSession(*opened, device, *input, std::cout);
+    if (diff)
+      return runDiff(*opened, device, std::cout);
+    return makeInput() ? runDeviceSession(*opened, device, *input, sessionOut, server) : 1;
   }
   auto interpreter = InterpreterLaunch::create(*opened);
   if (!interpreter) {
     std::cerr << "clcapture-debug: error: " << interpreter.error() << '\n';
     return kExitCaptureInvalid;
   }
-
-  std::ostringstream dapOutput; // what the session prints, sent to the DAP client as output events
-  DapServer *server = nullptr;
-  if (dap) {
-    auto owned = std::make_unique<DapServer>(std::cin, std::cout, dapOutput);
-    server = owned.get();
-    input = std::move(owned);
-  } else if (!script.empty()) {
-    scriptFile.open(script);
-    if (!scriptFile) {
-      std::cerr << "clcapture-debug: error: -x: cannot read " << script << '\n';
-      return 1;
-    }
-    input = scriptInput(scriptFile, std::cout);
-    if (!batch)
-      input = chainedInput(std::move(input),
-                           isatty(STDIN_FILENO) ? terminalInput() : scriptInput(std::cin, std::cout));
-  } else {
-    input = batch || !isatty(STDIN_FILENO) ? scriptInput(std::cin, std::cout) : terminalInput();
-  }
+  if (!makeInput())
+    return 1;
   std::optional<FindingWitness> witness;
   if (finding) {
     auto found = findingWitness(capture, opened->plan.index, *finding);
@@ -210,8 +204,7 @@ int main(int argc, char **argv) {
     }
     witness = std::move(*found);
   }
-  DebugSession session(*opened, std::move(*interpreter), *input,
-                       dap ? static_cast<std::ostream &>(dapOutput) : std::cout);
+  DebugSession session(*opened, std::move(*interpreter), *input, sessionOut);
   if (server)
     server->attach(session);
   if (witness)

@@ -382,6 +382,22 @@ void DebugSession::writeOutputs() {
   }
 }
 
+std::string DebugSession::stopReason() const {
+  if (!m_lastStop)
+    return "pause";
+  switch (*m_lastStop) {
+  case StopKind::Breakpoint:
+  case StopKind::Access:
+    return "breakpoint";
+  case StopKind::Watchpoint:
+    return "data breakpoint";
+  case StopKind::Error:
+    return "exception";
+  default:
+    return "step";
+  }
+}
+
 std::string DebugSession::runQuietly(const std::string &line, bool &failed) {
   std::stringbuf captured;
   std::streambuf *previous = m_out.rdbuf(&captured);

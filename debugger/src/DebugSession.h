@@ -12,6 +12,7 @@
 #include "Breakpoints.h"
 #include "CapturedLaunch.h"
 #include "CommandInput.h"
+#include "DapTarget.h"
 #include "ExecutionMonitor.h"
 #include "FindingWitness.h"
 #include "InterpreterLaunch.h"
@@ -29,7 +30,7 @@
 
 namespace clcapture::debug {
 
-class DebugSession : public StopHandler {
+class DebugSession : public StopHandler, public DapTarget {
 public:
   /// The exit status when Oclgrind could not run the launch to its end (an unsupported built-in, …).
   static constexpr int kExitEndedEarly = 3;
@@ -63,9 +64,12 @@ public:
   // For a front end that is not a terminal (the DAP server): one command's output, and the state around it.
   /// Runs a command that does not move the launch (break, delete, watch, print, set var, info, backtrace) and
   /// gives back what it printed; `failed` says whether it printed an error.
-  std::string runQuietly(const std::string &line, bool &failed);
-  bool finished() const { return m_phase == Phase::Finished; }
-  bool started() const { return m_phase != Phase::Before; }
+  std::string runQuietly(const std::string &line, bool &failed) override;
+  bool finished() const override { return m_phase == Phase::Finished; }
+  bool started() const override { return m_phase != Phase::Before; }
+  std::string stopReason() const override;
+  std::string focusName() const override { return "work-item " + idText(m_focus); }
+  std::filesystem::path kernelFile() const override { return m_launch.plan.kernelFile; }
   std::optional<StopKind> lastStop() const { return m_lastStop; }
   oclgrind::Size3 focus() const { return m_focus; }
   std::string idText(oclgrind::Size3 id) const;

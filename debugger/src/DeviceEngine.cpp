@@ -74,7 +74,7 @@ std::string recordItemsPredicate(const std::string &given, const replay::LaunchP
 }
 
 int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &options, CommandInput &input,
-                     std::ostream &out) {
+                     std::ostream &out, DapServer *server) {
   out << "recording launch " << launch.plan.index << " (" << launch.plan.entryPoint
       << ") on the device ...\n";
   auto recordings = recordOnDevice(launch, options.capture, options.device);
@@ -96,16 +96,21 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
     return std::move(again->front());
   };
   RecordingSession session(std::move(recordings->front()), input, out, rerun);
+  session.setKernelFile(launch.plan.kernelFile);
+  if (server)
+    server->attach(session);
   return session.run();
 }
 
-int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &out) {
+int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &out, DapServer *server) {
   auto recording = Recording::load(file);
   if (!recording) {
     std::cerr << "clcapture-debug: error: " << recording.error() << '\n';
     return kExitCannotRecord;
   }
   RecordingSession session(std::move(*recording), input, out, nullptr);
+  if (server)
+    server->attach(session);
   return session.run();
 }
 

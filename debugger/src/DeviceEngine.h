@@ -9,6 +9,7 @@
 
 #include "CapturedLaunch.h"
 #include "CommandInput.h"
+#include "DapServer.h"
 #include "DeviceRecorder.h"
 #include "RecordingDiff.h"
 
@@ -33,9 +34,12 @@ constexpr int kExitDiverged = 6;
 /// expression kept as written; empty: the first group.
 std::string recordItemsPredicate(const std::string &given, const replay::LaunchPlan &plan);
 
+/// `server`: the DAP server that is `input` (--dap), attached to the session; nullptr at a terminal or in a
+/// script.
 int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &options, CommandInput &input,
-                     std::ostream &out);
-int runSavedRecording(const std::filesystem::path &file, CommandInput &input, std::ostream &out);
+                     std::ostream &out, DapServer *server = nullptr);
+int runSavedRecording(const std::filesystem::path &file, CommandInput &input, std::ostream &out,
+                      DapServer *server = nullptr);
 int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out);
 
 } // namespace clcapture::debug

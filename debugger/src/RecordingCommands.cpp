@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 namespace clcapture::debug {
 
@@ -44,6 +45,18 @@ int RecordingSession::run() {
   }
   m_out.flush();
   return m_failed && !m_input.interactive() ? 1 : 0;
+}
+
+std::string RecordingSession::runQuietly(const std::string &line, bool &failed) {
+  std::stringbuf captured;
+  std::streambuf *previous = m_out.rdbuf(&captured);
+  bool failedBefore = m_failed;
+  m_failed = false;
+  Outcome outcome = execute(trim(line));
+  failed = m_failed || outcome.quit;
+  m_failed = failedBefore;
+  m_out.rdbuf(previous);
+  return captured.str();
 }
 
 RecordingSession::Outcome RecordingSession::execute(const std::string &line) {
@@ -172,6 +185,14 @@ RecordingSession::Outcome RecordingSession::cmdInfo(const std::string &a) {
       if (args == isArg)
         m_out << v.slot->name << " = " << formatRecorded(v) << '\n';
     }
+  } else if (what.rfind("mem", 0) == 0) {
+    // The DAP server's scopes: a recording knows values, not the memory they live in; all are the
+    // work-item's.
+    m_out << "private:\n";
+    if (m_position)
+      for (const RecordedValue &v : RecordedState(m_recording, m_focus, *m_position).visible())
+        m_out << "  " << v.slot->name << " = " << formatRecorded(v) << '\n';
+    m_out << "local:\nglobal:\n";
   } else if (what.rfind("work", 0) == 0) {
     for (std::uint64_t item : m_recording.items()) {
       const auto &records = m_recording.records(item);

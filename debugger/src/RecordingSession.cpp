@@ -81,6 +81,7 @@ RecordingSession::RecordingSession(Recording recording, CommandInput &input, std
   std::istringstream source(m_recording.origin().kernelSource);
   for (std::string line; std::getline(source, line);)
     m_sourceLines.push_back(line);
+  m_kernelFile = m_recording.origin().kernelFileName;
   buildTimeline();
   auto items = m_recording.items();
   if (!items.empty())
@@ -222,13 +223,17 @@ RecordingSession::Outcome RecordingSession::search(bool forward) {
   while (forward ? t + 1 < m_timeline.size() || t == static_cast<std::size_t>(-1) : t > 0) {
     t = forward ? t + 1 : t - 1;
     if (auto why = stopsAt(m_timeline[t])) {
+      m_stopReason = why->rfind("Watchpoint", 0) == 0 ? "data breakpoint" : "breakpoint";
+      m_ended = false;
       m_focus = m_timeline[t].item;
       moveTo(m_timeline[t].index);
       show("\n" + *why);
       return {};
     }
   }
+  m_stopReason = "step";
   if (forward) {
+    m_ended = true;
     m_out << "[the recording ends: every recorded work-item's last recorded statement has run]\n";
     const Point &last = m_timeline.back();
     m_focus = last.item;
@@ -288,6 +293,8 @@ RecordingSession::Outcome RecordingSession::stepBy(bool forward, std::optional<i
     depth = records[*found].depth;
   }
   moveTo(*m_position);
+  m_ended = false;
+  m_stopReason = "step";
   show("");
   return {};
 }

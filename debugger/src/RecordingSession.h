@@ -11,11 +11,13 @@
 #pragma once
 
 #include "CommandInput.h"
+#include "DapTarget.h"
 #include "DeviceRecorder.h"
 #include "ExpressionParser.h"
 #include "RecordedValues.h"
 #include "Recording.h"
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -25,7 +27,7 @@
 
 namespace clcapture::debug {
 
-class RecordingSession {
+class RecordingSession : public DapTarget {
 public:
   /// Records the launch again with these injections (nullptr: a saved recording, which cannot be re-run).
   using Rerun = std::function<format::Expected<Recording>(const std::vector<Injection> &)>;
@@ -33,6 +35,15 @@ public:
   RecordingSession(Recording recording, CommandInput &input, std::ostream &out, Rerun rerun);
   /// Runs the session to `quit` or the end of the input; the exit status (1: a scripted command failed).
   int run();
+  /// Where the kernel's source is for a front end (default: the recording's file name).
+  void setKernelFile(std::filesystem::path file) { m_kernelFile = std::move(file); }
+
+  std::string runQuietly(const std::string &line, bool &failed) override;
+  bool started() const override { return m_now.has_value(); }
+  bool finished() const override { return m_ended; }
+  std::string stopReason() const override { return m_stopReason; }
+  std::string focusName() const override { return "work-item " + idText(m_focus); }
+  std::filesystem::path kernelFile() const override { return m_kernelFile; }
 
 private:
   struct Outcome {
@@ -67,7 +78,6 @@ private:
   Outcome execute(const std::string &line);
   void fail(const std::string &message);
   const std::vector<Record> &focusRecords() const { return m_recording.records(m_focus); }
-  bool started() const { return m_position.has_value(); }
   std::string idText(std::uint64_t item) const;
   std::string sourceLine(unsigned line) const;
   /// Moves the focus to record `index` of its work-item and shows where it is and what the record wrote.
@@ -121,6 +131,9 @@ private:
   std::vector<Injection> m_injections;
   std::string m_lastCommand;
   bool m_failed = false;
+  bool m_ended = false;               ///< `continue` ran past the last recorded statement
+  std::string m_stopReason = "pause"; ///< as DAP names it
+  std::filesystem::path m_kernelFile;
 };
 
 } // namespace clcapture::debug

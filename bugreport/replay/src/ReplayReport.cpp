@@ -217,6 +217,12 @@ std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayRep
       l["device"] = info.device;
       l["seconds"] = std::round(r.seconds * 1e6) / 1e6;
       l["runs"] = r.runs;
+      if (r.runSeconds.size() > 1) {
+        ordered_json each = ordered_json::array();
+        for (double t : r.runSeconds)
+          each.push_back(std::round(t * 1e6) / 1e6);
+        l["run_seconds"] = std::move(each);
+      }
     }
     if (!r.notes.empty())
       l["notes"] = r.notes;

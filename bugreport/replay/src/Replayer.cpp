@@ -460,6 +460,7 @@ LaunchResult Replayer::replay(const LaunchPlan &plan) {
       return stopped(std::move(*stop));
     if (run == 1)
       r.seconds = seconds;
+    r.runSeconds.push_back(seconds);
     r.runs = run;
     if (auto stop = readBack(queueApi, m_queue, written, r.buffers, run, plan.endianness))
       return stopped(std::move(*stop));

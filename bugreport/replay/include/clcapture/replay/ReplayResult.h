@@ -56,8 +56,9 @@ struct LaunchResult {
   std::optional<std::uint64_t> pid;
   std::string entryPoint;
   LaunchStatus status = LaunchStatus::Replayed;
-  std::string reason; ///< NotReplayable / Error: why; Differs: what
-  double seconds = 0; ///< enqueue to completion of the first run
+  std::string reason;             ///< NotReplayable / Error: why; Differs: what
+  double seconds = 0;             ///< enqueue to completion of the first run
+  std::vector<double> runSeconds; ///< each run's (--repeat: the later ones without the first's compilation)
   std::uint32_t runs = 0;
   std::vector<std::string> notes; ///< assumptions the replay made
   std::vector<BufferResult> buffers;
