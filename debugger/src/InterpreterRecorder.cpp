@@ -34,6 +34,11 @@ public:
       std::memset(bytes, kUninitialisedLocalByte, size);
   }
   void kernelBegin(const oclgrind::KernelInvocation *invocation) override { m_invocation = invocation; }
+  // Whoever Oclgrind picks after a barrier or in a new group is a new choice.
+  void workGroupBarrier(const oclgrind::WorkGroup * /*group*/, std::uint32_t /*flags*/) override {
+    m_running = nullptr;
+  }
+  void workGroupBegin(const oclgrind::WorkGroup * /*group*/) override { m_running = nullptr; }
   void instructionExecuted(const oclgrind::WorkItem *item, const llvm::Instruction * /*instruction*/,
                            const oclgrind::TypedValue & /*result*/) override {
     if (m_schedule != Schedule::Reversed || item == m_running)

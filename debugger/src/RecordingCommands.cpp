@@ -273,6 +273,11 @@ RecordingSession::Outcome RecordingSession::cmdSet(const std::string &a) {
     return {};
   }
   const Record &r = focusRecords()[*m_position];
+  if (r.site->kind == "condition" || r.site->kind == "return") {
+    fail("this point is a " + r.site->kind + " (line " + std::to_string(r.site->line) +
+         "); a value is written after a statement: step to one first");
+    return {};
+  }
   Injection injection{r.site->id, r.sequence, m_focus, name, value};
   std::vector<Injection> all = m_injections;
   all.push_back(injection);

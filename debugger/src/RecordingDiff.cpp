@@ -152,11 +152,15 @@ std::string describeDivergence(const Divergence &d, const Recording &reference, 
     out << "  the statements before it in this work-item (" << otherName << " | " << referenceName << "):\n";
   for (std::size_t i = from; i < d.index && i < ra.size() && i < rb.size(); ++i) {
     out << "    " << file << ':' << ra[i].site->line << " `" << ra[i].site->text << "`";
+    const char *separator = ": ";
     for (std::size_t s = 0; s < ra[i].site->values.size(); ++s) {
       const RecordedSlot &slot = ra[i].site->values[s];
+      if (slot.valueClass == "pointer")
+        continue; // addresses in two different memories
       RecordedValue a{&slot, reference.valueWords(ra[i], s), &ra[i]};
       RecordedValue b{&slot, other.valueWords(rb[i], s), &rb[i]};
-      out << (s ? ", " : ": ") << slot.name << " = " << formatRecorded(b) << " | " << formatRecorded(a);
+      out << separator << slot.name << " = " << formatRecorded(b) << " | " << formatRecorded(a);
+      separator = ", ";
     }
     out << '\n';
   }

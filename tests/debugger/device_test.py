@@ -20,8 +20,12 @@ SCENARIO
               printed value, and the later sums, change)
   short       a trace buffer too small for the group: clcapture-replay --instrumented and the session both say
               how many statements did not fit, never a silently short trace
-  bad-input   a missing or damaged recording, --record-items that does not compile, --dap with the device
-              engine: one clear line and a non-zero exit
+  dap         the Debug Adapter Protocol over the device engine (dap_test.py's client): a conditional
+              breakpoint verified and hit in work-item 1, threads, stackTrace, the Private scope's l, s and
+              scratch[l] (computed here), evaluate, stepBack, next, disconnect
+  bad-input   a missing or damaged recording, --record-items that does not compile, --finding with the device
+              engine, set var of a name never recorded or with a value the device cannot compile: one clear
+              line and a non-zero exit
 """
 import argparse
 import json
@@ -131,7 +135,7 @@ def session_scenario(args, tmp):
     after = partial_sums(values, local, local)  # group 1: inputs 8..15
     out = session(args, folder, [
         "info recording",
-        "step", "print l",
+        "step", "step", "print l",
         "break 7 if l == 1 && s == 2",
         "continue", "print s", "print scratch[l]",
         "reverse-step", "print s",
@@ -146,6 +150,8 @@ def session_scenario(args, tmp):
     ], extra=["--engine=device", "--record-items", "group 1"])
     check("outputs: as the plain launch's" in out, "the instrumented run's outputs were not checked")
     check(re.search(r"8 work-items recorded", out), "not 8 work-items recorded for group 1")
+    check(re.search(r"work-item \(8\) after \S+:1 \(reduce, recorded statement 0\)\n.*\n  in = \(", out),
+          "the first step does not stop at the kernel's entry with its arguments")
     check(printed(out, "l") == "0", "work-item 8's first statement: l is not 0")
     check("Breakpoint 1, work-item (9)" in out, "the conditional breakpoint did not stop work-item 9 (l = 1)")
     check(printed(out, "s") == "2", "the breakpoint stopped with s != 2")
@@ -156,7 +162,11 @@ def session_scenario(args, tmp):
     check(re.search(r"work-item \(15\): 7", out), "print-all l did not give work-item 15 its l = 7")
     check(re.search(r"#0  reduce \(\) at ", out), "backtrace")
     check("Watchpoint 2: scratch[l]" in out, "watch scratch[l] was refused")
-    check(re.search(r"\* work-item \(9\): \d+ statements recorded", out), "info workitems does not mark the focus")
+    # The watch stops the next write that changes some work-item's scratch[l]: work-item 8 adding scratch[1]
+    # at s = 1; the writer becomes the focus.
+    check(f"Old value = {after[2][0]}\nNew value = {after[1][0]}\n" in out,
+          f"the watchpoint did not stop at scratch[0] going from {after[2][0]} to {after[1][0]}")
+    check(re.search(r"\* work-item \(8\): \d+ statements recorded", out), "info workitems does not mark the focus")
 
 
 def saved(args, tmp):
@@ -207,8 +217,54 @@ def bad_input(args, tmp):
     r = run([args.debug, folder, "--engine=device", "--record-items", "no_such_name == 3", "--batch"],
             want=10, stdin="")
     check("no_such_name" in r.stderr, "a --record-items that does not compile was not named")
-    r = run([args.debug, folder, "--engine=device", "--dap"], want=1, stdin="")
-    check("interpreter engine only" in r.stderr, "--dap with the device engine")
+    r = run([args.debug, folder, "--engine=device", "--finding", "1"], want=1, stdin="")
+    check("interpreter engine only" in r.stderr, "--finding with the device engine")
+    r = run([args.debug, folder, "--engine=device", "--batch"], want=1, stdin="step\nstep\nset var l = 5 +\n"
+            "set var nothing = 1\n")
+    check("no value of nothing is recorded" in r.stdout, "set var of a name never recorded")
+
+
+def dap(args, tmp):
+    from dap_test import Client
+    folder = os.path.join(tmp, "cap")
+    capture_reduce(args.launcher, args.samples, folder)
+    data = captured_input(folder)
+    after = partial_sums(data, 0, 8)
+    with open(os.path.join(folder, "captures.json")) as f:
+        kernel = os.path.join(folder, json.load(f)[0]["kernel_file"])
+    client = Client([args.debug, folder, "--engine=device", "--dap"])
+    caps = client.request("initialize", {"adapterID": "clcapture", "linesStartAt1": True})["body"]
+    check(caps.get("supportsStepBack"), "capabilities")
+    client.event("initialized")
+    client.request("launch", {"program": folder})
+    bps = client.request("setBreakpoints", {"source": {"path": kernel},
+                                            "breakpoints": [{"line": 7, "condition": "l == 1 && s == 2"}]})
+    check(bps["body"]["breakpoints"][0]["verified"], "the conditional breakpoint is not verified")
+    client.request("configurationDone")
+    stop = client.event("stopped")
+    check(stop["body"]["reason"] == "breakpoint", f"stopped for {stop['body']['reason']}")
+    threads = client.request("threads")["body"]["threads"]
+    check(threads == [{"id": 1, "name": "work-item (1)"}], f"threads: {threads}")
+    frames = client.request("stackTrace", {"threadId": 1})["body"]["stackFrames"]
+    check(frames[0]["name"] == "reduce" and frames[0]["line"] == 7 and
+          os.path.samefile(frames[0]["source"]["path"], kernel), f"stackTrace: {frames}")
+    scopes = client.request("scopes", {"frameId": 0})["body"]["scopes"]
+    refs = {s["name"]: s["variablesReference"] for s in scopes}
+    variables = client.request("variables", {"variablesReference": refs["Private"]})["body"]["variables"]
+    values = {v["name"]: v["value"] for v in variables}
+    check(values.get("l") == "1" and values.get("s") == "2" and values.get("scratch[l]") == str(after[2][1]),
+          f"private variables: {values}, expected scratch[l] = {after[2][1]}")
+    check(client.request("evaluate", {"expression": "scratch[l] + 1"})["body"]["result"] == str(after[2][1] + 1),
+          "evaluate")
+    client.request("stepBack", {"threadId": 1})
+    check(client.event("stopped")["body"]["reason"] == "step", "stepBack did not stop")
+    client.request("next", {"threadId": 1})
+    client.event("stopped")
+    check(client.request("evaluate", {"expression": "scratch[l]"})["body"]["result"] == str(after[2][1]),
+          "next after stepBack is not back at the breakpoint's statement")
+    client.request("disconnect")
+    client.proc.wait(timeout=60)
+    check(client.proc.returncode == 0, f"the server exited {client.proc.returncode}")
 
 
 def main():
@@ -220,7 +276,7 @@ def main():
     p.add_argument("--samples", required=True)
     args = p.parse_args()
     os.environ["OCL_ICD_VENDORS"] = POCL
-    scenarios = {"seeded": seeded, "session": session_scenario, "saved": saved, "short": short,
+    scenarios = {"seeded": seeded, "session": session_scenario, "saved": saved, "short": short, "dap": dap,
                  "bad-input": bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:
