@@ -4,6 +4,8 @@ against the plain one, with 64, 1,024 and all work-items recording, and the trac
 statement.
 
 usage: device_trace_cost.py --instrument BIN --replay BIN [--icd FILE] [--items N] [--runs K] [--markdown F]
+       device_trace_cost.py --prepare DIR --instrument BIN [--items N]      (where Clang is)
+       device_trace_cost.py --run DIR --replay BIN [--icd FILE] [--runs K]  (where the device is)
 
 The kernel is a 1-D stencil with a loop and a helper (tests/debugger/diff's kind of code, but long enough to
 time): each work-item runs `--loop` iterations, each recording a condition and two assignments. A capture
@@ -87,43 +89,71 @@ def statements(trace_file, layout):
     return count, at * 4, dropped
 
 
+CASES = (("64", "get_global_id(0) < 64", 64), ("1,024", "get_global_id(0) < 1024", 1024), ("all", "1", None))
+
+
+def prepare(args, folder):
+    """The capture and one instrumentation per predicate, under `folder`."""
+    write_capture(os.path.join(folder, "cap"), args.items, args.loop)
+    for n, (label, predicate, _) in enumerate(CASES):
+        case = os.path.join(folder, f"case{n}")
+        os.makedirs(case, exist_ok=True)
+        subprocess.run([args.instrument, os.path.join(folder, "cap", "kernels", "stencil.cl"), "--kernel", "stencil",
+                        "--record-items", predicate, "--output-source", os.path.join(case, "instrumented.cl"),
+                        "--output-layout", os.path.join(case, "layout.json")], check=True, capture_output=True)
+    with open(os.path.join(folder, "settings.json"), "w") as f:
+        json.dump({"items": args.items, "loop": args.loop}, f)
+
+
+def measure(args, folder):
+    """The plain and instrumented replays of a prepared folder; the table's rows."""
+    with open(os.path.join(folder, "settings.json")) as f:
+        settings = json.load(f)
+    items_all, loop = settings["items"], settings["loop"]
+    cap = os.path.join(folder, "cap")
+    with tempfile.TemporaryDirectory() as tmp:
+        report, plain = replay(args, cap, os.path.join(tmp, "plain"))
+        plain_s = statistics.median(plain["run_seconds"][1:] or plain["run_seconds"])
+        rows = []
+        for n, (label, _, items) in enumerate(CASES):
+            case = os.path.join(folder, f"case{n}")
+            with open(os.path.join(case, "layout.json")) as f:
+                layout = json.load(f)
+            items = items or items_all
+            # Every statement of every recording work-item must fit: about 4 + 3·loop statements of ≤ 40 bytes.
+            trace_bytes = 16 + items * (4 + 4 * loop) * 40
+            out = os.path.join(tmp, f"traced{n}")
+            _, traced = replay(args, cap, out, os.path.join(case, "instrumented.cl"), trace_bytes)
+            times = [t["seconds"] for t in traced["traces"]]
+            traced_s = statistics.median(times[1:] or times)
+            count, used, dropped = statements(os.path.join(out, traced["traces"][-1]["file"]), layout)
+            rows.append((label if items != items_all else f"all ({items_all:,})", plain_s, traced_s, count, used,
+                         dropped, all(t["outputs_same_as_plain"] for t in traced["traces"])))
+    return report["device"], items_all, loop, rows
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--instrument", required=True)
-    p.add_argument("--replay", required=True)
+    p.add_argument("--instrument")
+    p.add_argument("--replay")
     p.add_argument("--icd")
+    p.add_argument("--prepare")
+    p.add_argument("--run")
     p.add_argument("--items", type=int, default=1 << 16)
     p.add_argument("--loop", type=int, default=16)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--markdown")
     args = p.parse_args()
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = os.path.join(tmp, "cap")
-        write_capture(folder, args.items, args.loop)
-        report, plain = replay(args, folder, os.path.join(tmp, "plain"))
-        device = report["device"]
-        plain_s = statistics.median(plain["run_seconds"][1:] or plain["run_seconds"])
-        for label, predicate in (("64", "get_global_id(0) < 64"), ("1,024", "get_global_id(0) < 1024"),
-                                 (f"all ({args.items:,})", "1")):
-            source = os.path.join(tmp, "instrumented.cl")
-            layout_file = os.path.join(tmp, "layout.json")
-            subprocess.run([args.instrument, os.path.join(folder, "kernels", "stencil.cl"), "--kernel", "stencil",
-                            "--record-items", predicate, "--output-source", source, "--output-layout",
-                            layout_file], check=True, capture_output=True)
-            with open(layout_file) as f:
-                layout = json.load(f)
-            items = args.items if predicate == "1" else int(predicate.split("<")[1])
-            # Every recorded statement of every recording work-item must fit: about 4 + 3·loop statements.
-            trace_bytes = 16 + items * (4 + 4 * args.loop) * 40
-            out = os.path.join(tmp, "traced")
-            _, traced = replay(args, folder, out, source, trace_bytes)
-            times = [t["seconds"] for t in traced["traces"]]
-            traced_s = statistics.median(times[1:] or times)
-            count, used, dropped = statements(os.path.join(out, traced["traces"][-1]["file"]), layout)
-            rows.append((label, plain_s, traced_s, count, used, dropped,
-                         all(t["outputs_same_as_plain"] for t in traced["traces"])))
-    lines = [f"Device: {device}; {args.items:,} work-items, loop {args.loop}, medians of runs 2..{args.runs}.",
+    if args.prepare:
+        prepare(args, args.prepare)
+        return
+    if args.run:
+        device, items, loop, rows = measure(args, args.run)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            prepare(args, tmp)
+            device, items, loop, rows = measure(args, tmp)
+    lines = [f"Device: {device}; {items:,} work-items, loop {loop}, medians of runs 2..{args.runs}.",
              "",
              "| work-items recording | plain (ms) | instrumented (ms) | ratio | statements | trace bytes | "
              "bytes / statement | outputs as plain |",

@@ -58,6 +58,56 @@ private:
   bool m_remove = false;
 };
 
+/// The device engine's options (docs/device-debugging.md) as the command line gives them.
+struct DeviceCommandLine {
+  std::string engine = "interpreter", recordingFile, instrumentationFolder, recordItems, saveTrace, icd,
+              deviceOptions, ignore;
+  bool diff = false;
+  clcapture::debug::DeviceEngineOptions device;
+};
+
+void addDeviceEngineOptions(CLI::App &app, DeviceCommandLine &d) {
+  app.add_option("--engine", d.engine,
+                 "interpreter (Oclgrind, the default) or device: record the launch on the OpenCL device "
+                 "through an instrumented copy of the kernel and step through the recording")
+      ->check(CLI::IsMember({"interpreter", "device"}));
+  app.add_flag(
+      "--diff", d.diff,
+      "record the launch on the device and in the interpreter; report the first statement, work-item "
+      "and variable where they part (exit 6), or that none does (exit 0)");
+  app.add_option("--recording", d.recordingFile,
+                 "step through a recording saved with --save-trace (no device)")
+      ->type_name("FILE");
+  app.add_option(
+         "--instrumentation", d.instrumentationFolder,
+         "the device engine: use this clcapture-instrument output (DIR/instrumented.cl, DIR/layout.json) "
+         "instead of instrumenting here (a machine without Clang)")
+      ->type_name("DIR");
+  app.add_option("--save-trace", d.saveTrace,
+                 "write the device's recording to FILE (with --repeat: FILE.runK too)")
+      ->type_name("FILE");
+  app.add_option("--record-items", d.recordItems,
+                 "which work-items record: all, group X[,Y,Z], items G[,G...] (global ids), or an OpenCL C "
+                 "condition over the work-item functions (default: the first work-group)")
+      ->type_name("WHICH");
+  app.add_option("--trace-bytes", d.device.device.traceBytes, "the device's trace buffer (default 64M)")
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("N[K|M|G]");
+  app.add_option("--icd", d.icd, "the device: this ICD library (or .icd file), as clcapture-replay --icd")
+      ->type_name("FILE");
+  app.add_option("--platform", d.device.device.platform, "the device: platform index (default 0)");
+  app.add_option("--device", d.device.device.device, "the device: device index in the platform (default 0)");
+  app.add_option("--device-build-options", d.deviceOptions,
+                 "append these build options on the device only (e.g. a macro that simulates a miscompile)")
+      ->type_name("TEXT");
+  app.add_option("--repeat", d.device.device.runs, "record the device K times (--diff compares each run)")
+      ->check(CLI::Range(1u, 100u));
+  app.add_option("--ulps", d.device.diff.ulps,
+                 "--diff: floats within N units in the last place are the same");
+  app.add_option("--ignore", d.ignore, "--diff: never compare these names (comma-separated)")
+      ->type_name("NAMES");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -74,41 +124,8 @@ int main(int argc, char **argv) {
   bool commandTimes = false;
   bool dap = false;
   app.add_option("CAPTURE", capture, "a capture folder, its captures.json, or a `clcapture pack` archive");
-  std::string engine = "interpreter", recordingFile, recordItems, saveTrace, icd, deviceOptions, ignore;
-  bool diff = false;
-  DeviceEngineOptions device;
-  app.add_option("--engine", engine,
-                 "interpreter (Oclgrind, the default) or device: record the launch on the OpenCL device "
-                 "through an instrumented copy of the kernel and step through the recording")
-      ->check(CLI::IsMember({"interpreter", "device"}));
-  app.add_flag(
-      "--diff", diff,
-      "record the launch on the device and in the interpreter; report the first statement, work-item "
-      "and variable where they part (exit 6), or that none does (exit 0)");
-  app.add_option("--recording", recordingFile, "step through a recording saved with --save-trace (no device)")
-      ->type_name("FILE");
-  app.add_option("--save-trace", saveTrace,
-                 "write the device's recording to FILE (with --repeat: FILE.runK too)")
-      ->type_name("FILE");
-  app.add_option("--record-items", recordItems,
-                 "which work-items record: all, group X[,Y,Z], items G[,G...] (global ids), or an OpenCL C "
-                 "condition over the work-item functions (default: the first work-group)")
-      ->type_name("WHICH");
-  app.add_option("--trace-bytes", device.device.traceBytes, "the device's trace buffer (default 64M)")
-      ->transform(CLI::AsSizeValue(false))
-      ->type_name("N[K|M|G]");
-  app.add_option("--icd", icd, "the device: this ICD library (or .icd file), as clcapture-replay --icd")
-      ->type_name("FILE");
-  app.add_option("--platform", device.device.platform, "the device: platform index (default 0)");
-  app.add_option("--device", device.device.device, "the device: device index in the platform (default 0)");
-  app.add_option("--device-build-options", deviceOptions,
-                 "append these build options on the device only (e.g. a macro that simulates a miscompile)")
-      ->type_name("TEXT");
-  app.add_option("--repeat", device.device.runs, "record the device K times (--diff compares each run)")
-      ->check(CLI::Range(1u, 100u));
-  app.add_option("--ulps", device.diff.ulps, "--diff: floats within N units in the last place are the same");
-  app.add_option("--ignore", ignore, "--diff: never compare these names (comma-separated)")
-      ->type_name("NAMES");
+  DeviceCommandLine deviceLine;
+  addDeviceEngineOptions(app, deviceLine);
   app.add_option("--launch", launch, "the instantiation to debug (its index; default: the capture's first)");
   app.add_option("-x,--command", script, "run the commands of FILE first");
   app.add_flag("--batch", batch,
@@ -154,13 +171,13 @@ int main(int argc, char **argv) {
   };
   std::ostream &sessionOut = dap ? static_cast<std::ostream &>(dapOutput) : std::cout;
 
-  bool deviceEngine = engine == "device" || diff || !recordingFile.empty();
+  bool deviceEngine = deviceLine.engine == "device" || deviceLine.diff || !deviceLine.recordingFile.empty();
   if (deviceEngine && finding) {
     std::cerr << "clcapture-debug: error: --finding follows a witness in the interpreter engine only\n";
     return 1;
   }
-  if (!recordingFile.empty())
-    return makeInput() ? runSavedRecording(recordingFile, *input, sessionOut, server) : 1;
+  if (!deviceLine.recordingFile.empty())
+    return makeInput() ? runSavedRecording(deviceLine.recordingFile, *input, sessionOut, server) : 1;
   if (capture.empty()) {
     std::cerr << "clcapture-debug: error: CAPTURE is required (or --recording FILE)\n";
     return 1;
@@ -171,20 +188,23 @@ int main(int argc, char **argv) {
     return kExitCaptureInvalid;
   }
   if (deviceEngine) {
+    DeviceEngineOptions &device = deviceLine.device;
     WorkFolder work(output);
     device.capture = capture;
     device.device.workFolder = work.path();
-    device.device.recordItems = recordItemsPredicate(recordItems, opened->plan);
-    device.device.addBuildOptions = deviceOptions;
-    if (!icd.empty())
-      device.device.icd = icd;
-    if (!saveTrace.empty())
-      device.saveTrace = saveTrace;
-    std::istringstream names(ignore);
+    device.device.recordItems = recordItemsPredicate(deviceLine.recordItems, opened->plan);
+    device.device.addBuildOptions = deviceLine.deviceOptions;
+    if (!deviceLine.icd.empty())
+      device.device.icd = deviceLine.icd;
+    if (!deviceLine.saveTrace.empty())
+      device.saveTrace = deviceLine.saveTrace;
+    if (!deviceLine.instrumentationFolder.empty())
+      device.instrumentation = deviceLine.instrumentationFolder;
+    std::istringstream names(deviceLine.ignore);
     for (std::string name; std::getline(names, name, ',');)
       if (!name.empty())
         device.diff.ignored.push_back(name);
-    if (diff)
+    if (deviceLine.diff)
       return runDiff(*opened, device, std::cout);
     return makeInput() ? runDeviceSession(*opened, device, *input, sessionOut, server) : 1;
   }

@@ -34,6 +34,14 @@ bool saveRecordings(const std::vector<Recording> &recordings, const DeviceEngine
   return true;
 }
 
+/// The session's instrumentation: the one given (--instrumentation DIR), else clcapture-instrument's.
+format::Expected<Instrumented> instrumentation(const CapturedLaunch &launch,
+                                               const DeviceEngineOptions &options) {
+  if (options.instrumentation)
+    return loadInstrumentation(*options.instrumentation, launch);
+  return instrumentKernel(launch, options.device.recordItems, options.device.workFolder);
+}
+
 } // namespace
 
 std::string recordItemsPredicate(const std::string &given, const replay::LaunchPlan &plan) {
@@ -77,7 +85,12 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
                      std::ostream &out, DapServer *server) {
   out << "recording launch " << launch.plan.index << " (" << launch.plan.entryPoint
       << ") on the device ...\n";
-  auto recordings = recordOnDevice(launch, options.capture, options.device);
+  auto instrumented = instrumentation(launch, options);
+  if (!instrumented) {
+    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
+    return kExitCannotRecord;
+  }
+  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
   if (!recordings) {
     std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
     return kExitCannotRecord;
@@ -87,10 +100,10 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
   DeviceSettings settings = options.device;
   settings.runs = 1;
   RecordingSession::Rerun rerun =
-      [&launch, &options,
-       settings](const std::vector<Injection> &injections) mutable -> format::Expected<Recording> {
+      [&launch, &options, settings, instrumented = *instrumented](
+          const std::vector<Injection> &injections) mutable -> format::Expected<Recording> {
     settings.injections = injections;
-    auto again = recordOnDevice(launch, options.capture, settings);
+    auto again = recordOnDevice(launch, options.capture, settings, instrumented);
     if (!again)
       return format::fail(again.error());
     return std::move(again->front());
@@ -115,7 +128,7 @@ int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &o
 }
 
 int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out) {
-  auto instrumented = instrumentKernel(launch, options.device.recordItems, {}, options.device.workFolder);
+  auto instrumented = instrumentation(launch, options);
   if (!instrumented) {
     std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
     return kExitCannotRecord;
@@ -125,7 +138,7 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
     std::cerr << "clcapture-debug: error: the interpreter's recording: " << reference.error() << '\n';
     return kExitCannotRecord;
   }
-  auto recordings = recordOnDevice(launch, options.capture, options.device, &*instrumented);
+  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
   if (!recordings) {
     std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
     return kExitCannotRecord;

@@ -23,7 +23,8 @@ namespace clcapture::debug {
 struct DeviceEngineOptions {
   std::filesystem::path capture;
   DeviceSettings device;
-  std::optional<std::filesystem::path> saveTrace; ///< --save-trace FILE (with --repeat: FILE.runK)
+  std::optional<std::filesystem::path> saveTrace;       ///< --save-trace FILE (with --repeat: FILE.runK)
+  std::optional<std::filesystem::path> instrumentation; ///< --instrumentation DIR: made before, elsewhere
   DiffOptions diff;
 };
 

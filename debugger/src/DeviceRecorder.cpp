@@ -5,7 +5,9 @@
 #include "clcapture/cli/ToolProgram.h"
 #include "clcapture/format/CaptureBlobs.h"
 
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -68,7 +70,6 @@ RecordedRange recordedRange(const replay::LaunchPlan &plan) {
 }
 
 fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const std::string &recordItems,
-                                             const std::vector<Injection> &injections,
                                              const fs::path &workFolder) {
   auto program = tool("clcapture-instrument");
   if (!program)
@@ -76,7 +77,7 @@ fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const
   std::error_code ec;
   fs::create_directories(workFolder, ec);
   Instrumented out;
-  out.source = workFolder / ("instrumented-" + launch.plan.kernelFile.filename().string());
+  out.source = workFolder / "instrumented.cl";
   fs::path layoutFile = workFolder / "layout.json";
   std::vector<std::string> argv{program->string(), launch.plan.kernelFile.string(),
                                 "--kernel",        launch.plan.entryPoint,
@@ -84,11 +85,6 @@ fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const
                                 "--record-items",  recordItems,
                                 "--output-source", out.source.string(),
                                 "--output-layout", layoutFile.string()};
-  for (const Injection &i : injections) {
-    argv.push_back("--inject");
-    argv.push_back(std::to_string(i.site) + ":" + std::to_string(i.sequence) + ":" + std::to_string(i.item) +
-                   ":" + i.lvalue + "=" + i.value);
-  }
   auto [text, status] = runProgram(argv, true);
   if (status != 0)
     return fmt::fail("clcapture-instrument could not instrument " +
@@ -104,18 +100,69 @@ fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const
   return out;
 }
 
+fmt::Expected<Instrumented> loadInstrumentation(const fs::path &folder, const CapturedLaunch &launch) {
+  auto layoutText = readText(folder / "layout.json");
+  if (!layoutText)
+    return fmt::fail("--instrumentation: " + layoutText.error() +
+                     " (the folder holds clcapture-instrument's "
+                     "--output-layout layout.json and --output-source instrumented.cl)");
+  auto layout = parseTraceLayout(*layoutText);
+  if (!layout)
+    return fmt::fail((folder / "layout.json").string() + ": " + layout.error());
+  if (layout->kernel != launch.plan.entryPoint)
+    return fmt::fail("--instrumentation: " + folder.string() + " instruments kernel " + layout->kernel +
+                     ", the launch runs " + launch.plan.entryPoint);
+  Instrumented out;
+  out.source = folder / "instrumented.cl";
+  if (!fs::exists(out.source))
+    return fmt::fail("--instrumentation: no " + out.source.string());
+  out.layout = std::move(*layout);
+  return out;
+}
+
+fmt::Expected<std::string> injectionOptions(const std::vector<Injection> &injections) {
+  // One macro per site; the code has no blank, so that a driver splitting options at blanks keeps it whole.
+  std::map<unsigned, std::string> code;
+  for (const Injection &i : injections) {
+    std::string lvalue, value;
+    for (const auto &[from, to] : {std::pair<const std::string *, std::string *>{&i.lvalue, &lvalue},
+                                   std::pair<const std::string *, std::string *>{&i.value, &value}}) {
+      for (std::size_t c = 0; c < from->size(); ++c) {
+        char ch = (*from)[c];
+        if (!std::isspace(static_cast<unsigned char>(ch))) {
+          if (ch == '"' || ch == '\\' || ch == '\'')
+            return fmt::fail("set var: " + *from + " cannot be written into a build option (quotes)");
+          *to += ch;
+          continue;
+        }
+        auto word = [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; };
+        std::size_t next = from->find_first_not_of(" \t", c);
+        if (!to->empty() && next != std::string::npos && word(to->back()) && word((*from)[next]))
+          return fmt::fail("set var: " + *from +
+                           " has a blank between two words; write it without (a cast "
+                           "such as (unsigned int) cannot go into the device's build options)");
+      }
+    }
+    code[i.site] += "if(clcapture_t&&clcapture_item()==" + std::to_string(i.item) +
+                    "u&&*clcapture_s==" + std::to_string(i.sequence) + "u){" + lvalue + "=(" + value + ");}";
+  }
+  std::string options;
+  for (const auto &[site, text] : code)
+    options +=
+        (options.empty() ? "" : " ") + std::string("-DCLCAPTURE_INJECT_") + std::to_string(site) + "=" + text;
+  return options;
+}
+
 fmt::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launch, const fs::path &capture,
                                                      const DeviceSettings &settings,
-                                                     const Instrumented *given) {
-  std::optional<Instrumented> made;
-  if (!given) {
-    auto instrumented =
-        instrumentKernel(launch, settings.recordItems, settings.injections, settings.workFolder);
-    if (!instrumented)
-      return fmt::fail(instrumented.error());
-    made = std::move(*instrumented);
-  }
-  const Instrumented *instrumented = given ? given : &*made;
+                                                     const Instrumented &given) {
+  const Instrumented *instrumented = &given;
+  auto injected = injectionOptions(settings.injections);
+  if (!injected)
+    return fmt::fail(injected.error());
+  std::string buildOptions = settings.addBuildOptions;
+  if (!injected->empty())
+    buildOptions += (buildOptions.empty() ? "" : " ") + *injected;
   auto program = tool("clcapture-replay");
   if (!program)
     return fmt::fail(program.error());
@@ -132,8 +179,8 @@ fmt::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launc
   }
   argv.insert(argv.end(),
               {"--platform", std::to_string(settings.platform), "--device", std::to_string(settings.device)});
-  if (!settings.addBuildOptions.empty())
-    argv.insert(argv.end(), {"--add-build-options", settings.addBuildOptions});
+  if (!buildOptions.empty())
+    argv.insert(argv.end(), {"--add-build-options", buildOptions});
   auto [text, status] = runProgram(argv, true);
   auto reportText = readText(output / "replay.json");
   if (!reportText)

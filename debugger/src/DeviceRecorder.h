@@ -21,7 +21,9 @@
 
 namespace clcapture::debug {
 
-/// A value written into a work-item's variable at one recorded statement, on the next run (`set var`).
+/// A value written into a work-item's variable at one recorded statement, on the next run (`set var`): the
+/// instrumented kernel has a hook, the macro CLCAPTURE_INJECT_<site>, before each statement's record, which
+/// the device's build defines (docs/device-debugging.md, "Injection"): no new instrumentation is needed.
 struct Injection {
   unsigned site = 0;
   std::uint32_t sequence = 0;
@@ -45,25 +47,32 @@ struct DeviceSettings {
 /// The default predicate: the first work-group (docs/device-debugging.md).
 std::string firstGroupPredicate(const replay::LaunchPlan &plan);
 
-/// Runs clcapture-instrument on the captured kernel; the layout it wrote and the instrumented file's path.
+/// The instrumented kernel and its layout: `instrumented.cl` and `layout.json` in one folder.
 struct Instrumented {
   TraceLayout layout;
   std::filesystem::path source;
 };
+/// Runs clcapture-instrument on the captured kernel, writing into `workFolder`.
 format::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const std::string &recordItems,
-                                                const std::vector<Injection> &injections,
                                                 const std::filesystem::path &workFolder);
+/// An instrumentation made before (`--instrumentation DIR`: clcapture-instrument run where Clang is, the
+/// recording made where the device is); it must be of the launch's kernel.
+format::Expected<Instrumented> loadInstrumentation(const std::filesystem::path &folder,
+                                                   const CapturedLaunch &launch);
+
+/// The build options that define the injection hooks; fails on a name or value that cannot be written into a
+/// build option (a blank inside a token, quotes).
+format::Expected<std::string> injectionOptions(const std::vector<Injection> &injections);
 
 /// The NDRange of `plan` as a recording keeps it.
 RecordedRange recordedRange(const replay::LaunchPlan &plan);
 
-/// Records the launch on the device: one Recording per run. Fails naming the step that failed (the
-/// instrumenter's or the device's message).
-/// `instrumented`: the instrumentation to run (--diff makes one for both sides: a device-only macro then
-/// changes values, never which statements are recorded); nullptr: made here.
+/// Records the launch on the device: one Recording per run, of `instrumented` (made once per session: a
+/// device-only macro or an injection then changes values, never which statements are recorded) with
+/// `settings.injections` defined. Fails naming the step that failed (the device's message).
 format::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launch,
                                                         const std::filesystem::path &capture,
                                                         const DeviceSettings &settings,
-                                                        const Instrumented *instrumented = nullptr);
+                                                        const Instrumented &instrumented);
 
 } // namespace clcapture::debug

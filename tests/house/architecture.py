@@ -52,6 +52,7 @@ MAY_USE = {
     "analyzer/check": ["analyzer/encode", "analyzer/model", "analyzer/frontend", "analyzer/report", "common"],
     "analyzer/pipeline": ["analyzer/check", "analyzer/encode", "analyzer/model", "analyzer/frontend",
                           "analyzer/report", "common"],
+    "debugger/instrument": ["analyzer/frontend", "common"],
     "debugger": ["bugreport/replay", "bugreport/archive", "common"],
     "analyzer/cli": ["analyzer/pipeline", "analyzer/check", "analyzer/encode", "analyzer/model",
                      "analyzer/frontend", "analyzer/report", "bugreport/archive", "common"],
