@@ -176,8 +176,20 @@ int main(int argc, char **argv) {
     std::cerr << "clcapture-debug: error: --finding follows a witness in the interpreter engine only\n";
     return 1;
   }
-  if (!deviceLine.recordingFile.empty())
-    return makeInput() ? runSavedRecording(deviceLine.recordingFile, *input, sessionOut, server) : 1;
+  if (!deviceLine.recordingFile.empty() && !deviceLine.diff) {
+    // A recording inside a capture (`clcapture pack --recording` puts it under recordings/ of the archive).
+    std::filesystem::path file = deviceLine.recordingFile;
+    std::optional<clcapture::archive::LoadedCapture> holder;
+    std::error_code ec;
+    if (!capture.empty() && !std::filesystem::exists(file, ec)) {
+      auto loaded = clcapture::archive::loadCaptureInput(capture, clcapture::format::ReadOptions{});
+      if (loaded && std::filesystem::exists(loaded->folder / file, ec)) {
+        file = loaded->folder / file;
+        holder = std::move(*loaded);
+      }
+    }
+    return makeInput() ? runSavedRecording(file, *input, sessionOut, server) : 1;
+  }
   if (capture.empty()) {
     std::cerr << "clcapture-debug: error: CAPTURE is required (or --recording FILE)\n";
     return 1;
@@ -200,6 +212,13 @@ int main(int argc, char **argv) {
       device.saveTrace = deviceLine.saveTrace;
     if (!deviceLine.instrumentationFolder.empty())
       device.instrumentation = deviceLine.instrumentationFolder;
+    if (!deviceLine.recordingFile.empty()) { // --diff --recording FILE (in the capture's archive too)
+      std::filesystem::path file = deviceLine.recordingFile;
+      std::error_code ec;
+      if (!std::filesystem::exists(file, ec) && std::filesystem::exists(opened->input.folder / file, ec))
+        file = opened->input.folder / file;
+      device.recording = file;
+    }
     std::istringstream names(deviceLine.ignore);
     for (std::string name; std::getline(names, name, ',');)
       if (!name.empty())

@@ -5,6 +5,7 @@
 #include "RecordingSession.h"
 #include "SessionText.h"
 
+#include <fstream>
 #include <iostream>
 
 namespace clcapture::debug {
@@ -127,29 +128,39 @@ int runSavedRecording(const fs::path &file, CommandInput &input, std::ostream &o
   return session.run();
 }
 
-int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out) {
-  auto instrumented = instrumentation(launch, options);
-  if (!instrumented) {
-    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
-    return kExitCannotRecord;
-  }
-  auto reference = recordInInterpreter(launch, *instrumented, options.device.traceBytes);
+/// --diff --recording FILE: the recording's own instrumented source, run in the interpreter here.
+format::Expected<std::vector<Recording>> savedDeviceRecording(const DeviceEngineOptions &options,
+                                                              Instrumented &instrumented) {
+  auto recording = Recording::load(*options.recording);
+  if (!recording)
+    return format::fail(recording.error());
+  if (recording->origin().instrumentedSource.empty())
+    return format::fail(options.recording->string() +
+                        " does not hold the instrumented source it was made from");
+  std::error_code ec;
+  fs::create_directories(options.device.workFolder, ec);
+  instrumented.layout = recording->layout();
+  instrumented.source = options.device.workFolder / "instrumented.cl";
+  std::ofstream(instrumented.source, std::ios::binary) << recording->origin().instrumentedSource;
+  std::vector<Recording> one;
+  one.push_back(std::move(*recording));
+  return one;
+}
+
+/// The interpreter's recording (and, with --repeat, its reversed schedule's) against each device recording.
+int compareWithInterpreter(const CapturedLaunch &launch, const DeviceEngineOptions &options,
+                           const Instrumented &instrumented, const std::vector<Recording> &recordings,
+                           std::ostream &out) {
+  auto reference = recordInInterpreter(launch, instrumented, options.device.traceBytes);
   if (!reference) {
     std::cerr << "clcapture-debug: error: the interpreter's recording: " << reference.error() << '\n';
     return kExitCannotRecord;
   }
-  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
-  if (!recordings) {
-    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
-    return kExitCannotRecord;
-  }
-  if (!saveRecordings(*recordings, options, out))
-    return 1;
   out << "interpreter: " << reference->summary() << '\n';
   bool diverged = false;
   if (options.device.runs > 1) {
     // Another schedule of the same launch: a divergence there is an outcome that depends on the order.
-    auto reversed = recordInInterpreter(launch, *instrumented, options.device.traceBytes, Schedule::Reversed);
+    auto reversed = recordInInterpreter(launch, instrumented, options.device.traceBytes, Schedule::Reversed);
     if (!reversed) {
       std::cerr << "clcapture-debug: error: the interpreter's reversed schedule: " << reversed.error()
                 << '\n';
@@ -164,9 +175,8 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
       out << name << ": no divergence\n";
     }
   }
-  for (const Recording &device : *recordings) {
-    std::string name =
-        recordings->size() > 1 ? "device run " + std::to_string(device.origin().run) : "device";
+  for (const Recording &device : recordings) {
+    std::string name = recordings.size() > 1 ? "device run " + std::to_string(device.origin().run) : "device";
     out << name << " (" << device.origin().device << "): " << device.summary() << '\n';
     if (!device.origin().outputsSame)
       out << "  note: its outputs differ from the plain launch's: " << device.origin().outputsDifference
@@ -182,6 +192,36 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
     out << name << ": " << describeDivergence(*d, *reference, device, "interpreter", name);
   }
   return diverged ? kExitDiverged : 0;
+}
+
+int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, std::ostream &out) {
+  if (options.recording) {
+    Instrumented instrumented;
+    auto saved = savedDeviceRecording(options, instrumented);
+    if (!saved) {
+      std::cerr << "clcapture-debug: error: " << saved.error() << '\n';
+      return kExitCannotRecord;
+    }
+    if (saved->front().layout().kernel != launch.plan.entryPoint) {
+      std::cerr << "clcapture-debug: error: the recording is of kernel " << saved->front().layout().kernel
+                << ", the launch runs " << launch.plan.entryPoint << '\n';
+      return kExitCannotRecord;
+    }
+    return compareWithInterpreter(launch, options, instrumented, *saved, out);
+  }
+  auto instrumented = instrumentation(launch, options);
+  if (!instrumented) {
+    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
+    return kExitCannotRecord;
+  }
+  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
+  if (!recordings) {
+    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
+    return kExitCannotRecord;
+  }
+  if (!saveRecordings(*recordings, options, out))
+    return 1;
+  return compareWithInterpreter(launch, options, *instrumented, *recordings, out);
 }
 
 } // namespace clcapture::debug

@@ -25,6 +25,7 @@ struct DeviceEngineOptions {
   DeviceSettings device;
   std::optional<std::filesystem::path> saveTrace;       ///< --save-trace FILE (with --repeat: FILE.runK)
   std::optional<std::filesystem::path> instrumentation; ///< --instrumentation DIR: made before, elsewhere
+  std::optional<std::filesystem::path> recording; ///< --diff --recording FILE: a device recorded elsewhere
   DiffOptions diff;
 };
 

@@ -211,6 +211,8 @@ fmt::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launc
     origin.seconds = t.value("seconds", 0.0);
     origin.kernelSource = launch.source;
     origin.kernelFileName = launch.plan.kernelFile.filename().string();
+    if (auto instrumentedText = readText(instrumented->source))
+      origin.instrumentedSource = *instrumentedText;
     origin.outputsSame = t.value("outputs_same_as_plain", true);
     origin.outputsDifference = t.value("difference", "");
     auto recording =

@@ -319,7 +319,8 @@ std::string Recording::summary() const {
 }
 
 fmt::Status Recording::save(const std::filesystem::path &file) const {
-  json j;
+  nlohmann::ordered_json j;
+  // "format" first: a reader (clcapture pack) recognises a recording by its first bytes.
   j["format"] = kRecordingFormat;
   j["device"] = m_origin.device;
   j["capture"] = m_origin.capture;
@@ -328,6 +329,7 @@ fmt::Status Recording::save(const std::filesystem::path &file) const {
   j["seconds"] = m_origin.seconds;
   j["kernel_file"] = m_origin.kernelFileName;
   j["kernel_source"] = m_origin.kernelSource;
+  j["instrumented_source"] = m_origin.instrumentedSource;
   j["outputs_same_as_plain"] = m_origin.outputsSame;
   if (!m_origin.outputsSame)
     j["outputs_difference"] = m_origin.outputsDifference;
@@ -335,7 +337,7 @@ fmt::Status Recording::save(const std::filesystem::path &file) const {
                   {"global", idJson(m_range.global)},
                   {"local", idJson(m_range.local)},
                   {"offset", idJson(m_range.offset)}};
-  j["layout"] = layoutJson(m_layout);
+  j["layout"] = nlohmann::ordered_json::parse(layoutJson(m_layout).dump());
   j["words_used"] = m_wordsUsed;
   j["capacity_words"] = m_capacityWords;
   j["records_dropped"] = m_recordsDropped;
@@ -370,6 +372,7 @@ fmt::Expected<Recording> Recording::load(const std::filesystem::path &file) {
     origin.seconds = field<double>(j, "seconds", 0);
     origin.kernelFileName = field<std::string>(j, "kernel_file", layout->source);
     origin.kernelSource = field<std::string>(j, "kernel_source", "");
+    origin.instrumentedSource = field<std::string>(j, "instrumented_source", "");
     origin.outputsSame = field<bool>(j, "outputs_same_as_plain", true);
     origin.outputsDifference = field<std::string>(j, "outputs_difference", "");
     const json &n = j.at("ndrange");

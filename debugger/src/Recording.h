@@ -92,12 +92,13 @@ struct RecordedRange {
 /// Facts about the run, kept in a saved recording.
 struct RecordingOrigin {
   std::string device;
-  std::string capture;        ///< the capture it was made from
-  std::size_t launch = 0;     ///< the instantiation
-  std::uint32_t run = 1;      ///< which run of --repeat
-  std::string kernelSource;   ///< the captured kernel file's text (what `list` shows)
-  std::string kernelFileName; ///< as shown
-  bool outputsSame = true;    ///< the instrumented run wrote what the plain one wrote
+  std::string capture;            ///< the capture it was made from
+  std::size_t launch = 0;         ///< the instantiation
+  std::uint32_t run = 1;          ///< which run of --repeat
+  std::string kernelSource;       ///< the captured kernel file's text (what `list` shows)
+  std::string kernelFileName;     ///< as shown
+  std::string instrumentedSource; ///< what ran (so that a maintainer can run the same in the interpreter)
+  bool outputsSame = true;        ///< the instrumented run wrote what the plain one wrote
   std::string outputsDifference;
   double seconds = 0;
 };

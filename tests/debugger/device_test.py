@@ -16,8 +16,10 @@ SCENARIO
               reverse-step, reverse-continue, print-all, workitem, backtrace, info; the launch's outputs as
               without instrumentation
   saved       --save-trace then --recording: the saved recording opens without the capture and steps to the same
-              values; set var is refused there, and on the device re-records with the value injected (the
-              printed value, and the later sums, change)
+              values; packed into a bug report (clcapture pack --recording) it opens from the archive and
+              --diff --recording compares it with the interpreter there (no device); pack refuses a file that
+              is no recording; set var is refused on a saved recording, and on the device re-records with the
+              value injected (the printed value, and the later sums, change)
   short       a trace buffer too small for the group: clcapture-replay --instrumented and the session both say
               how many statements did not fit, never a silently short trace
   dap         the Debug Adapter Protocol over the device engine (dap_test.py's client): a conditional
@@ -179,6 +181,16 @@ def saved(args, tmp):
     live = session(args, folder, steps, extra=["--engine=device", "--save-trace", trace])
     check(os.path.exists(trace), "--save-trace wrote nothing")
     check(printed(live, "scratch[l]") == str(after[4][0]), "scratch[0] after s = 4 on the device")
+    # The recording travels in the bug report: clcapture pack --recording, opened from the archive, and
+    # compared there with the interpreter (no device).
+    archive = os.path.join(tmp, "report.tar.gz")
+    run([args.launcher, "pack", folder, "-o", archive, "--recording", trace], want=0)
+    packed = session(args, archive, steps, extra=["--recording", "recordings/reduce.trace"])
+    check(printed(packed, "scratch[l]") == str(after[4][0]), "the packed recording gives another value")
+    compared = run([args.debug, archive, "--diff", "--recording", "recordings/reduce.trace"], want=0).stdout
+    check("device: no divergence" in compared, "the packed recording differs from the interpreter")
+    run([args.launcher, "pack", folder, "-o", archive, "--recording", os.path.join(folder, "captures.json")],
+        want=1)
     moved = os.path.join(tmp, "elsewhere.trace")
     shutil.move(trace, moved)
     shutil.rmtree(folder)  # a saved recording needs no capture

@@ -70,7 +70,8 @@ std::string environmentJson(const PackedCapture &packed) {
   return j.dump(2) + "\n";
 }
 
-std::string maintainerReadme(const PackedCapture &packed, const std::string &archiveName, bool withReport) {
+std::string maintainerReadme(const PackedCapture &packed, const std::string &archiveName, bool withReport,
+                             const std::vector<std::string> &recordings) {
   std::map<std::string, std::size_t> kernels;
   for (const fmt::Instantiation &inst : packed.instantiations)
     ++kernels[inst.entryPoint + " (" + inst.kernelFile + ")"];
@@ -98,6 +99,14 @@ std::string maintainerReadme(const PackedCapture &packed, const std::string &arc
        " --compare  # run the launches again on any OpenCL device, outputs compared\n```\n";
   if (withReport)
     s += "\nThe packer's own verification is in `report/` (text, JSON, SARIF).\n";
+  if (!recordings.empty()) {
+    s += "\n## Recordings\n\nWhat the reporter's device did, statement by statement "
+         "(`docs/device-debugging.md`): "
+         "step through it without that device, or compare it with the interpreter.\n\n```\n";
+    for (const std::string &r : recordings)
+      s += "clcapture-debug " + archiveName + " --recording " + r + "\n";
+    s += "```\n";
+  }
   return s;
 }
 

@@ -15,6 +15,7 @@ namespace clcapture::pack {
 
 std::string environmentJson(const PackedCapture &packed);
 /// `archiveName`: the archive's file name, for the commands it shows.
-std::string maintainerReadme(const PackedCapture &packed, const std::string &archiveName, bool withReport);
+std::string maintainerReadme(const PackedCapture &packed, const std::string &archiveName, bool withReport,
+                             const std::vector<std::string> &recordings = {});
 
 } // namespace clcapture::pack

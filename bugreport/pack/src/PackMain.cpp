@@ -4,7 +4,8 @@
 // [--redact-paths]. One byte-stable .tar.gz (ArchiveWriter.h) with relative paths: captures.json and its
 // sidecar for the selected instantiations, their kernels and data, environment.json, README.md, and with
 // --report the verifier's report in text, JSON and SARIF (clcapture-verify run on the archive itself; its
-// timings are the only bytes that differ between two packs with --report). Exit codes as clcapture-verify's:
+// timings are the only bytes that differ between two packs with --report), and each --recording (a device
+// recording clcapture-debug --save-trace wrote) under recordings/. Exit codes as clcapture-verify's:
 // 1 for the command line, 10 for an invalid capture.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,7 @@
 #include "clcapture/format/CaptureWriter.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -170,6 +172,20 @@ std::optional<PackedParts> packParts(const fs::path &given, const fs::path &capt
   return out;
 }
 
+/// Why FILE is not a recording clcapture-debug wrote (its JSON "format"), or nullopt.
+std::optional<std::string> recordingProblem(const std::string &file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    return std::string("cannot read it");
+  // The format field comes first in the file; a recording can be large, so only its start is read.
+  std::string start(4096, '\0');
+  in.read(start.data(), static_cast<std::streamsize>(start.size()));
+  start.resize(static_cast<std::size_t>(in.gcount()));
+  if (start.find("\"clcapture-recording/1\"") == std::string::npos)
+    return std::string("not a recording (clcapture-debug --save-trace writes one)");
+  return std::nullopt;
+}
+
 int main(int argc, char **argv) {
   CLI::App app{"Packs a capture folder into one archive for a bug report (clcapture pack).\n"
                "usage: clcapture pack DIR [-o FILE] [--only I,J...] [--data all|none|BYTES] [--report] "
@@ -187,6 +203,10 @@ int main(int argc, char **argv) {
   app.add_flag("--report", report, "add clcapture-verify's report (text, JSON, SARIF) under report/");
   app.add_flag("--redact-paths", redact,
                "cut host paths (call sites, executable, command line) to base names");
+  std::vector<std::string> recordings;
+  app.add_option("--recording", recordings,
+                 "add a device recording (clcapture-debug --save-trace FILE) under recordings/")
+      ->type_name("FILE");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -241,7 +261,22 @@ int main(int argc, char **argv) {
   const std::size_t partCount = packed->parts;
   entries.push_back({"environment.json", pack::environmentJson(*first), {}});
   std::string archiveName = archivePath.filename().string();
-  entries.push_back({"README.md", pack::maintainerReadme(*first, archiveName, report), {}});
+  std::vector<std::string> recordingNames;
+  for (const std::string &r : recordings) {
+    if (auto why = recordingProblem(r)) {
+      std::fprintf(stderr, "clcapture pack: --recording %s: %s\n", r.c_str(), why->c_str());
+      return kCommandLine;
+    }
+    std::string name = "recordings/" + fs::path(r).filename().string();
+    if (std::find(recordingNames.begin(), recordingNames.end(), name) != recordingNames.end()) {
+      std::fprintf(stderr, "clcapture pack: --recording %s: two recordings named %s\n", r.c_str(),
+                   name.c_str());
+      return kCommandLine;
+    }
+    recordingNames.push_back(name);
+    entries.push_back({name, {}, fs::path(r)});
+  }
+  entries.push_back({"README.md", pack::maintainerReadme(*first, archiveName, report, recordingNames), {}});
 
   if (report) {
     // The verifier reads the archive itself, under the archive's own name, so its report names no
