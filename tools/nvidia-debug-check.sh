@@ -3,7 +3,7 @@
 # (carried as build/device-debug) unpacked to /tmp; the reduction recorded through NVIDIA's OpenCL driver and
 # stepped (breakpoint, print, print-all, set var recorded again, reverse-step), its recording saved into $OUT;
 # --diff on the seeded suite (tests/debugger/diff) against Oclgrind's interpreter; the cost benchmark's runs
-# (bench/device_trace_cost.py --run). Everything it prints goes to $OUT/nvidia-debug.log.
+# (bench/device_trace_cost.py --run). The log and the recordings come back as $OUT/nvidia-debug.tar.gz.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=/tmp/clcapture-debug-kit
@@ -13,7 +13,9 @@ K=$work/kit
 export LD_LIBRARY_PATH=$K/lib
 nvidia=${NVIDIA_OPENCL:-/usr/local/nvidia/lib64/libnvidia-opencl.so.1}
 D=$K/bin/clcapture-debug
-out=${OUT:-/tmp}
+final=${OUT:-/tmp}
+out=$work/out # the recordings, packed into one file at the end ($OUT takes few files back)
+mkdir -p "$out"
 {
   echo "== the machine"; nvidia-smi -L 2>&1 | head -2; date -u
   echo "== the reduction on NVIDIA: record, step, set var, save the recording"
@@ -56,4 +58,5 @@ CMDS
     python3 "$K/bench/device_trace_cost.py" --run "$K/bench" --replay "$K/bin/clcapture-replay" --icd "$nvidia"
   fi
 } > "$out/nvidia-debug.log" 2>&1
-tail -c 3000 "$out/nvidia-debug.log"
+tar -C "$out" -czf "$final/nvidia-debug.tar.gz" .
+tail -c 4000 "$out/nvidia-debug.log"

@@ -184,7 +184,11 @@ fmt::Expected<std::vector<Recording>> recordOnDevice(const CapturedLaunch &launc
   auto [text, status] = runProgram(argv, true);
   auto reportText = readText(output / "replay.json");
   if (!reportText)
-    return fmt::fail("clcapture-replay failed (exit " + std::to_string(status) + "):" + lastLines(text));
+    return fmt::fail(
+        status < 0 ? "clcapture-replay was killed before it finished (the device's driver crashed "
+                     "running the launch, as an out-of-bounds access can make it):" +
+                         lastLines(text)
+                   : "clcapture-replay failed (exit " + std::to_string(status) + "):" + lastLines(text));
   json report;
   try {
     report = json::parse(*reportText);

@@ -40,19 +40,19 @@ EXPECTED_DIFFERENCES = {
 }
 
 
-def sweep_one(path, args):
+def corpus_launch(path, corpus):
+    """A corpus kernel's launch, with contents and sizes filled in so that both tools can run it:
+    (name, expected, text, entry, params, inst, launch), or (name, expected, reason) when it cannot run."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    name = os.path.relpath(path, args.corpus)
-    # `run` starts the launch; a second `run` carries it on to the end past any stop for an error Oclgrind
-    # reports (an out-of-bounds access of a kernel that has one).
+    name = os.path.relpath(path, corpus)
     try:
         expected, options, _ = run_kernel.parse_header(text)
         entry, params, inst, launch = run_kernel.launch_of(text, options)
     except SystemExit as e:
-        return name, "not run", f"header: {e}", None
+        return name, None, f"header: {e}"
     if any(kind in ("image", "sampler") for _, kind in params):
-        return name, "not run", "images and samplers (neither tool replays them yet)", expected
+        return name, expected, "images and samplers (neither tool replays them yet)"
     items = 1
     for g in inst.get("global_size", [1]):
         items *= g
@@ -69,6 +69,17 @@ def sweep_one(path, args):
                 launch["data"][pname] = (pattern * (size // 256 + 1))[:size]
         elif kind == "local" and pname not in launch["sizes"]:
             launch["sizes"][pname] = str(max(1024, 64 * local_items))
+    return name, expected, text, entry, params, inst, launch
+
+
+def sweep_one(path, args):
+    prepared = corpus_launch(path, args.corpus)
+    if len(prepared) == 3:
+        name, expected, why = prepared
+        return name, "not run", why, expected
+    name, expected, text, entry, params, inst, launch = prepared
+    # `run` starts the launch; a second `run` carries it on to the end past any stop for an error Oclgrind
+    # reports (an out-of-bounds access of a kernel that has one).
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cap")
         try:

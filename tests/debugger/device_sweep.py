@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""Every corpus kernel (tests/kernels) recorded on PoCL by clcapture-debug's device engine, every work-item
+recording (issue 29's acceptance, docs/device-debugging.md "The corpus"): clcapture-instrument instruments the
+captured kernel, clcapture-replay --instrumented runs it plain and instrumented from the same inputs and
+compares every buffer bit for bit, the session decodes the trace (`info recording`).
+
+usage: device_sweep.py CORPUS_DIR --debug BIN [--jobs N] [--every N] [--markdown FILE] [KERNEL.cl ...]
+
+Launches as corpus_sweep.py makes them (contents and sizes filled in). Outcomes:
+  same                    recorded; the instrumented run wrote what the plain one wrote
+  differs                 a failure for a race-free kernel (`//pass`); for a racy or out-of-bounds one
+                          (`//xfail`, `//unknown`) the outputs may depend on the schedule: listed
+  not run                 the launch cannot be replayed (images, samplers, no size) or PoCL refuses it plain
+  not instrumented        clcapture-instrument refuses the kernel (its message)
+  recording failed        the device engine failed where the plain replay ran: a failure for `//pass`
+Exit status 1 on any failure.
+"""
+import argparse
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
+import run_kernel  # noqa: E402
+
+from corpus_sweep import corpus_launch  # noqa: E402
+from debug_testing import POCL  # noqa: E402
+
+TRACE_BYTES = str(256 << 20)
+
+
+def sweep_one(path, args):
+    prepared = corpus_launch(path, args.corpus)
+    if len(prepared) == 3:
+        name, expected, why = prepared
+        return name, "not run", why, expected
+    name, expected, text, entry, params, inst, launch = prepared
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "cap")
+        try:
+            run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
+        except SystemExit as e:
+            return name, "not run", f"capture: {e}", expected
+        env = dict(os.environ, OCL_ICD_VENDORS=POCL)
+        try:
+            d = subprocess.run([args.debug, folder, "--engine=device", "--record-items", "all", "--trace-bytes",
+                                TRACE_BYTES, "--batch"], input="info recording\n", capture_output=True,
+                               text=True, env=env, timeout=300)
+        except subprocess.TimeoutExpired:
+            return name, "not run", "slower than 300 s", expected
+        out, err = d.stdout, d.stderr.strip()
+        last = err.splitlines()[-1] if err else ""
+        if "clcapture-instrument could not instrument" in err:
+            why = [line.strip() for line in err.splitlines() if "clcapture-instrument: " in line]
+            return name, "not instrumented", (why[0] if why else last), expected
+        if d.returncode == 10 and ("cannot be debugged" in err or "the device did not run the launch" in err):
+            # Refused by the planner (no bytes, images), or the plain launch failed on PoCL.
+            if "the instrumented kernel" not in err:
+                return name, "not run", last, expected
+        if d.returncode != 0 or "outputs:" not in out:
+            return name, "recording failed", f"exit {d.returncode}: {last}", expected
+        recorded = re.search(r"(\d+) work-items? recorded \(1\), (\d+) statements?", out)
+        summary = f"{recorded.group(1)} work-items, {recorded.group(2)} statements" if recorded else ""
+        if "outputs: as the plain launch's" in out:
+            return name, "same", summary, expected
+        why = re.search(r"outputs: differ from the plain launch's: (.*)", out)
+        return name, "differs", (why.group(1)[:200] if why else "") , expected
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("corpus")
+    p.add_argument("kernels", nargs="*")
+    p.add_argument("--debug", required=True)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--markdown")
+    p.add_argument("--every", type=int, default=1)
+    args = p.parse_intermixed_args()
+    kernels = args.kernels or sorted(glob.glob(os.path.join(args.corpus, "**", "*.cl"), recursive=True))
+    kernels = [k for k in kernels if not os.path.basename(k).startswith("_")][::args.every]
+    counts, failures, exceptions = {}, 0, []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for name, outcome, why, expected in pool.map(lambda k: sweep_one(k, args), kernels):
+            failure = outcome in ("differs", "recording failed") and expected == "verified"
+            label = outcome + (" (race or out-of-bounds by design)" if outcome == "differs" and not failure else "")
+            counts[label] = counts.get(label, 0) + 1
+            if failure:
+                failures += 1
+                print(f"FAIL  {name}: {outcome}: {why}", flush=True)
+            elif outcome != "same":
+                exceptions.append((name, label, why))
+                print(f"      {name}: {label}: {why}", flush=True)
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    print(f"device sweep: {len(kernels)} kernels: {summary}; {failures} failures")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(f"{len(kernels)} corpus kernels: {summary}; {failures} failures.\n\n"
+                    "| kernel | outcome | why |\n|---|---|---|\n")
+            for name, label, why in exceptions:
+                f.write(f"| `{name}` | {label} | {why.replace('|', '/')} |\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
