@@ -4,13 +4,14 @@ recording (issue 29's acceptance, docs/device-debugging.md "The corpus"): clcapt
 captured kernel, clcapture-replay --instrumented runs it plain and instrumented from the same inputs and
 compares every buffer bit for bit, the session decodes the trace (`info recording`).
 
-usage: device_sweep.py CORPUS_DIR --debug BIN [--jobs N] [--every N] [--markdown FILE] [KERNEL.cl ...]
+usage: device_sweep.py CORPUS_DIR --debug BIN --replay BIN [--jobs N] [--every N] [--markdown FILE] [KERNEL.cl ...]
 
 Launches as corpus_sweep.py makes them (contents and sizes filled in). Outcomes:
   same                    recorded; the instrumented run wrote what the plain one wrote
   differs                 a failure for a race-free kernel (`//pass`); for a racy or out-of-bounds one
                           (`//xfail`, `//unknown`) the outputs may depend on the schedule: listed
-  not run                 the launch cannot be replayed (images, samplers, no size) or PoCL refuses it plain
+  not run                 the launch cannot be replayed (images, samplers, no size), or PoCL refuses it or crashes
+                          running it plain (clcapture-replay alone)
   not instrumented        clcapture-instrument refuses the kernel (its message)
   recording failed        the device engine failed where the plain replay ran: a failure for `//pass`
 Exit status 1 on any failure.
@@ -63,6 +64,16 @@ def sweep_one(path, args):
             if "the instrumented kernel" not in err:
                 return name, "not run", last, expected
         if d.returncode != 0 or "outputs:" not in out:
+            # The plain launch alone: a kernel whose filled-in inputs make it crash PoCL is not the recording's.
+            try:
+                r = subprocess.run([args.replay, folder, "--output", os.path.join(tmp, "plain")],
+                                   capture_output=True, text=True, env=env, timeout=300)
+                plain_ok = r.returncode in (0, 6) and os.path.isdir(os.path.join(tmp, "plain", "0"))
+            except subprocess.TimeoutExpired:
+                plain_ok = False
+            if not plain_ok:
+                return name, "not run", ("PoCL crashes running the plain launch" if r.returncode < 0 else
+                                         f"the plain replay fails too (exit {r.returncode})"), expected
             return name, "recording failed", f"exit {d.returncode}: {last}", expected
         recorded = re.search(r"(\d+) work-items? recorded \(1\), (\d+) statements?", out)
         summary = f"{recorded.group(1)} work-items, {recorded.group(2)} statements" if recorded else ""
@@ -77,6 +88,7 @@ def main():
     p.add_argument("corpus")
     p.add_argument("kernels", nargs="*")
     p.add_argument("--debug", required=True)
+    p.add_argument("--replay", required=True)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--markdown")
     p.add_argument("--every", type=int, default=1)

@@ -10,7 +10,8 @@ SCENARIO
   seeded      every kernel of tests/debugger/diff/: its header's third line says where --diff must find the
               first divergence (`//diff: line=L item=I variable=V`) or that there is none (`//diff: none`); a
               fourth line `//debug: OPTIONS` adds clcapture-debug options (--repeat 2 compares two schedules
-              of the interpreter, --device-build-options a macro on the device only)
+              of the interpreter, --device-build-options a macro on the device only); fast_math_cancel
+              with --ulps 1 and with --ignore big parts at the next statement instead
   session     the reduction recorded on PoCL (--engine=device, work-group 1): step, next, print of l, s and
               scratch[l] (the partial sums computed here from the input), a conditional breakpoint, watch,
               reverse-step, reverse-continue, print-all, workitem, backtrace, info; the launch's outputs as
@@ -115,6 +116,13 @@ def seeded(args, tmp):
         check(found.group(4) == variable, f"{name}: variable {found.group(4)}, expected {variable}")
         if name.startswith("uninitialised"):
             check("uninitialised" in out, f"{name}: the report does not say the read was of unwritten memory")
+        if name == "fast_math_cancel.cl":
+            # big is 1 ULP off (16777216 against 16777218): within --ulps 1, or ignored, the next statement
+            # (back = big - 2^24) is where the two part.
+            for extra in (["--ulps", "1"], ["--ignore", "big"]):
+                again = run([args.debug, folder, "--diff", *extra], want=6).stdout
+                check(re.search(r"fast_math_cancel.cl:11 `float back = big - 16777216.0f;`.*\n  variable back ",
+                                again), f"{name} {' '.join(extra)}: the divergence is not at back (line 11)")
 
 
 def partial_sums(values, base, local):
