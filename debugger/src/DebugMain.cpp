@@ -172,8 +172,9 @@ int main(int argc, char **argv) {
   std::ostream &sessionOut = dap ? static_cast<std::ostream &>(dapOutput) : std::cout;
 
   bool deviceEngine = deviceLine.engine == "device" || deviceLine.diff || !deviceLine.recordingFile.empty();
-  if (deviceEngine && finding) {
-    std::cerr << "clcapture-debug: error: --finding follows a witness in the interpreter engine only\n";
+  if (deviceEngine && finding && (deviceLine.diff || !deviceLine.recordingFile.empty())) {
+    std::cerr << "clcapture-debug: error: --finding records the witness's work-items on the device "
+                 "(--engine=device); not with --diff or --recording\n";
     return 1;
   }
   if (!deviceLine.recordingFile.empty() && !deviceLine.diff) {
@@ -205,6 +206,16 @@ int main(int argc, char **argv) {
     device.capture = capture;
     device.device.workFolder = work.path();
     device.device.recordItems = recordItemsPredicate(deviceLine.recordItems, opened->plan);
+    if (finding) { // the witness's two work-items record, unless --record-items says otherwise
+      auto found = findingWitness(capture, opened->plan.index, *finding);
+      if (!found) {
+        std::cerr << "clcapture-debug: error: " << found.error() << '\n';
+        return kExitCaptureInvalid;
+      }
+      if (deviceLine.recordItems.empty())
+        device.device.recordItems = witnessPredicate(*found, opened->plan);
+      device.witness = std::move(*found);
+    }
     device.device.addBuildOptions = deviceLine.deviceOptions;
     if (!deviceLine.icd.empty())
       device.device.icd = deviceLine.icd;

@@ -45,6 +45,19 @@ format::Expected<Instrumented> instrumentation(const CapturedLaunch &launch,
 
 } // namespace
 
+std::string witnessPredicate(const FindingWitness &witness, const replay::LaunchPlan &plan) {
+  std::string text;
+  for (const WitnessAccess &a : witness.accesses) {
+    std::string one;
+    for (std::size_t d = 0; d < plan.globalSize.size() && d < 3; ++d)
+      one += (d ? " && " : "") + std::string("get_global_id(") + std::to_string(d) +
+             ") == " + std::to_string(a.globalId[d]);
+    if (text.find("(" + one + ")") == std::string::npos)
+      text += (text.empty() ? "(" : " || (") + one + ")";
+  }
+  return text.empty() ? firstGroupPredicate(plan) : text;
+}
+
 std::string recordItemsPredicate(const std::string &given, const replay::LaunchPlan &plan) {
   std::string text = trim(given);
   if (text.empty())
@@ -111,6 +124,8 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
   };
   RecordingSession session(std::move(recordings->front()), input, out, rerun);
   session.setKernelFile(launch.plan.kernelFile);
+  if (options.witness)
+    session.followWitness(*options.witness);
   if (server)
     server->attach(session);
   return session.run();

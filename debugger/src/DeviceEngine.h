@@ -11,6 +11,7 @@
 #include "CommandInput.h"
 #include "DapServer.h"
 #include "DeviceRecorder.h"
+#include "FindingWitness.h"
 #include "RecordingDiff.h"
 
 #include <filesystem>
@@ -26,11 +27,16 @@ struct DeviceEngineOptions {
   std::optional<std::filesystem::path> saveTrace;       ///< --save-trace FILE (with --repeat: FILE.runK)
   std::optional<std::filesystem::path> instrumentation; ///< --instrumentation DIR: made before, elsewhere
   std::optional<std::filesystem::path> recording; ///< --diff --recording FILE: a device recorded elsewhere
+  std::optional<FindingWitness>
+      witness; ///< --finding K: its work-items record, the session stops at its lines
   DiffOptions diff;
 };
 
 /// The exit status when --diff finds a divergence (docs/contract.md §4's "differs").
 constexpr int kExitDiverged = 6;
+
+/// The witness's work-items as a --record-items predicate.
+std::string witnessPredicate(const FindingWitness &witness, const replay::LaunchPlan &plan);
 
 /// `--record-items` as OpenCL C: `all`, `group X[,Y[,Z]]`, `items G[,G…]` (global ids in dimension 0), or an
 /// expression kept as written; empty: the first group.

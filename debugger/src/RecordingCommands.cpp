@@ -28,6 +28,7 @@ int RecordingSession::run() {
   if (!o.outputsSame)
     m_out << "warning: the instrumented run wrote other bytes than the plain one: " << o.outputsDifference
           << '\n';
+  m_out << m_witnessText;
   m_out << "the focus is work-item " << idText(m_focus) << "; step, next, continue and their reverse-* move "
         << "through what it ran\n";
   while (true) {
@@ -45,6 +46,32 @@ int RecordingSession::run() {
   }
   m_out.flush();
   return m_failed && !m_input.interactive() ? 1 : 0;
+}
+
+void RecordingSession::followWitness(const FindingWitness &witness) {
+  m_witnessText =
+      "finding " + std::to_string(witness.number) + " (" + witness.kind + "): " + witness.message + "\n";
+  const RecordedRange &range = m_recording.range();
+  bool focused = false;
+  for (const WitnessAccess &a : witness.accesses) {
+    Id3 id{a.globalId[0], a.globalId[1], a.globalId[2]};
+    std::uint64_t item = range.linear(id);
+    std::string condition;
+    for (unsigned d = 0; d < range.dims; ++d)
+      condition += (d ? " && " : "") + std::string("get_global_id(") + std::to_string(d) +
+                   ") == " + std::to_string(id[d]);
+    std::stringbuf quiet;
+    std::streambuf *previous = m_out.rdbuf(&quiet);
+    cmdBreak(std::to_string(a.line) + " if " + condition);
+    m_out.rdbuf(previous);
+    m_witnessText += "  " + std::string(a.write ? "write" : "read") + " by work-item " + idText(item) +
+                     " at line " + std::to_string(a.line) + ": breakpoint " +
+                     std::to_string(m_nextNumber - 1) + " (continue stops there)\n";
+    if (!focused && !m_recording.records(item).empty()) {
+      m_focus = item;
+      focused = true;
+    }
+  }
 }
 
 std::string RecordingSession::runQuietly(const std::string &line, bool &failed) {

@@ -14,6 +14,7 @@
 #include "DapTarget.h"
 #include "DeviceRecorder.h"
 #include "ExpressionParser.h"
+#include "FindingWitness.h"
 #include "RecordedValues.h"
 #include "Recording.h"
 
@@ -35,6 +36,9 @@ public:
   RecordingSession(Recording recording, CommandInput &input, std::ostream &out, Rerun rerun);
   /// Runs the session to `quit` or the end of the input; the exit status (1: a scripted command failed).
   int run();
+  /// `--finding K`: the witness's work-items are the ones recorded; a breakpoint at each access's line for
+  /// its work-item, the focus on the first.
+  void followWitness(const FindingWitness &witness);
   /// Where the kernel's source is for a front end (default: the recording's file name).
   void setKernelFile(std::filesystem::path file) { m_kernelFile = std::move(file); }
 
@@ -130,6 +134,7 @@ private:
   std::vector<std::string> m_sourceLines;
   std::vector<Injection> m_injections;
   std::string m_lastCommand;
+  std::string m_witnessText; ///< printed when the session starts
   bool m_failed = false;
   bool m_ended = false;               ///< `continue` ran past the last recorded statement
   std::string m_stopReason = "pause"; ///< as DAP names it

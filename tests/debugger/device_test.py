@@ -21,6 +21,8 @@ SCENARIO
               --diff --recording compares it with the interpreter there (no device); pack refuses a file that
               is no recording; set var is refused on a saved recording, and on the device re-records with the
               value injected (the printed value, and the later sums, change)
+  finding     reduce --racy with --finding 1: only the witness's two work-items record, a breakpoint at each
+              access's line for its work-item, continue stops the reader where it reads (the value computed here)
   short       a trace buffer too small for the group: clcapture-replay --instrumented and the session both say
               how many statements did not fit, never a silently short trace
   dap         the Debug Adapter Protocol over the device engine (dap_test.py's client): a conditional
@@ -216,6 +218,25 @@ def saved(args, tmp):
           f"after the injected 1000, scratch[0] at s = 2 is {printed(changed, 'scratch[l]', 2)}, expected {want}")
 
 
+def finding(args, tmp):
+    folder = os.path.join(tmp, "racy")
+    capture_reduce(args.launcher, args.samples, folder, (), ("--racy", "--groups", "2", "--local", "8"))
+    values = captured_input(folder)
+    out = session(args, folder, ["continue", "print scratch[l]", "print s", "info workitems"],
+                  extra=["--engine=device", "--finding", "1"])
+    reader = re.search(r"read by work-item \((\d+)\) at line 7: breakpoint 1", out)
+    writer = re.search(r"write by work-item \((\d+)\) at line 7: breakpoint 2", out)
+    check(reader and writer, "the witness's accesses and their breakpoints were not listed")
+    check(re.search(r"2 work-items recorded \(\(get_global_id\(0\) == \d+\) \|\| \(get_global_id\(0\) == \d+\)\)",
+                    out), "not exactly the witness's two work-items recorded")
+    g = int(reader.group(1))
+    check(f"Breakpoint 1, work-item ({g})" in out, "continue did not stop the reader at its access")
+    # The reader's first pass of line 7 (s = 4) adds its neighbour four places on.
+    check(printed(out, "s") == "4" and printed(out, "scratch[l]") == str(values[g] + values[g + 4]),
+          f"at the reader's access: s = {printed(out, 's')}, scratch[l] = {printed(out, 'scratch[l]')}, expected "
+          f"4 and {values[g] + values[g + 4]}")
+
+
 def short(args, tmp):
     folder = os.path.join(tmp, "cap")
     capture_reduce(args.launcher, args.samples, folder)
@@ -237,8 +258,8 @@ def bad_input(args, tmp):
     r = run([args.debug, folder, "--engine=device", "--record-items", "no_such_name == 3", "--batch"],
             want=10, stdin="")
     check("no_such_name" in r.stderr, "a --record-items that does not compile was not named")
-    r = run([args.debug, folder, "--engine=device", "--finding", "1"], want=1, stdin="")
-    check("interpreter engine only" in r.stderr, "--finding with the device engine")
+    r = run([args.debug, folder, "--diff", "--finding", "1"], want=1, stdin="")
+    check("not with --diff" in r.stderr, "--finding with --diff")
     r = run([args.debug, folder, "--engine=device", "--batch"], want=1, stdin="step\nstep\nset var l = 5 +\n"
             "set var nothing = 1\n")
     check("no value of nothing is recorded" in r.stdout, "set var of a name never recorded")
@@ -296,7 +317,8 @@ def main():
     p.add_argument("--samples", required=True)
     args = p.parse_args()
     os.environ["OCL_ICD_VENDORS"] = POCL
-    scenarios = {"seeded": seeded, "session": session_scenario, "saved": saved, "short": short, "dap": dap,
+    scenarios = {"seeded": seeded, "session": session_scenario, "saved": saved, "finding": finding, "short": short,
+                 "dap": dap,
                  "bad-input": bad_input}
     with tempfile.TemporaryDirectory() as tmp:
         try:
