@@ -93,7 +93,7 @@ fmt::Expected<Instrumented> instrumentKernel(const CapturedLaunch &launch, const
   auto layoutText = readText(layoutFile);
   if (!layoutText)
     return fmt::fail(layoutText.error());
-  auto layout = parseTraceLayout(*layoutText);
+  auto layout = trace::parseTraceLayout(*layoutText);
   if (!layout)
     return fmt::fail(layoutFile.string() + ": " + layout.error());
   out.layout = std::move(*layout);
@@ -106,7 +106,7 @@ fmt::Expected<Instrumented> loadInstrumentation(const fs::path &folder, const Ca
     return fmt::fail("--instrumentation: " + layoutText.error() +
                      " (the folder holds clcapture-instrument's "
                      "--output-layout layout.json and --output-source instrumented.cl)");
-  auto layout = parseTraceLayout(*layoutText);
+  auto layout = trace::parseTraceLayout(*layoutText);
   if (!layout)
     return fmt::fail((folder / "layout.json").string() + ": " + layout.error());
   if (layout->kernel != launch.plan.entryPoint)

@@ -49,7 +49,7 @@ std::string firstGroupPredicate(const replay::LaunchPlan &plan);
 
 /// The instrumented kernel and its layout: `instrumented.cl` and `layout.json` in one folder.
 struct Instrumented {
-  TraceLayout layout;
+  trace::TraceLayout layout;
   std::filesystem::path source;
 };
 /// Runs clcapture-instrument on the captured kernel, writing into `workFolder`.

@@ -24,7 +24,7 @@ std::uint64_t laneBits(const RecordedValue &v, unsigned lane, unsigned laneBytes
   return bits;
 }
 
-unsigned laneBytesOf(const RecordedSlot &s) {
+unsigned laneBytesOf(const trace::TraceValue &s) {
   unsigned lanes = s.lanes == 3 ? 4 : std::max(1u, s.lanes);
   return std::max(1u, s.size / lanes);
 }
@@ -38,18 +38,19 @@ double halfBits(std::uint16_t h) {
   return (h & 0x8000) ? -value : value;
 }
 
-std::optional<Scalar> laneScalar(const RecordedSlot &s, std::uint64_t bits, unsigned bytes) {
+std::optional<Scalar> laneScalar(const trace::TraceValue &s, std::uint64_t bits, unsigned bytes) {
   Scalar r;
   r.bytes = bytes;
-  const std::string &c = s.valueClass;
-  if (c == "int") {
+  using trace::ValueClass;
+  const ValueClass c = s.valueClass;
+  if (c == ValueClass::Int) {
     unsigned shift = 64 - 8 * bytes;
     r.kind = Scalar::Kind::Signed;
     r.s = shift >= 64 ? 0 : static_cast<std::int64_t>(bits << shift) >> shift;
-  } else if (c == "uint" || c == "bool") {
+  } else if (c == ValueClass::UInt || c == ValueClass::Bool) {
     r.kind = Scalar::Kind::Unsigned;
     r.u = bits;
-  } else if (c == "float" || c == "double" || c == "half") {
+  } else if (c == ValueClass::Float || c == ValueClass::Double || c == ValueClass::Half) {
     r.kind = Scalar::Kind::Float;
     if (bytes == 4) {
       float f;
@@ -65,7 +66,7 @@ std::optional<Scalar> laneScalar(const RecordedSlot &s, std::uint64_t bits, unsi
     } else {
       return std::nullopt;
     }
-  } else if (c == "pointer") {
+  } else if (c == ValueClass::Pointer) {
     r.kind = Scalar::Kind::Pointer;
     r.u = bits;
   } else {
@@ -81,13 +82,13 @@ std::string hexBits(std::uint64_t bits, unsigned bytes) {
   return text;
 }
 
-std::string laneText(const RecordedSlot &s, std::uint64_t bits, unsigned bytes, NumberFormat format) {
+std::string laneText(const trace::TraceValue &s, std::uint64_t bits, unsigned bytes, NumberFormat format) {
   auto scalar = laneScalar(s, bits, bytes);
   if (!scalar)
     return hexBits(bits, bytes);
   if (scalar->kind == Scalar::Kind::Pointer)
     return "(" + s.type + ") " + hexBits(bits, bytes);
-  if (s.valueClass == "bool" && format == NumberFormat::Natural)
+  if (s.valueClass == trace::ValueClass::Bool && format == NumberFormat::Natural)
     return bits ? "true" : "false";
   return formatScalar(*scalar, nullptr, format);
 }
@@ -103,10 +104,10 @@ std::string compact(const std::string &text) {
 }
 
 std::string formatRecorded(const RecordedValue &v, NumberFormat format) {
-  const RecordedSlot &s = *v.slot;
-  if (s.valueClass == "bytes") {
+  const trace::TraceValue &s = *v.slot;
+  if (s.valueClass == trace::ValueClass::Bytes) {
     std::string text = "{";
-    for (unsigned w = 0; w < s.words; ++w)
+    for (unsigned w = 0; w < s.words(); ++w)
       text += (w ? ", " : "") + hexBits(v.words[w], 4);
     return text + "}";
   }
@@ -120,9 +121,9 @@ std::string formatRecorded(const RecordedValue &v, NumberFormat format) {
 }
 
 std::string recordedBits(const RecordedValue &v) {
-  const RecordedSlot &s = *v.slot;
+  const trace::TraceValue &s = *v.slot;
   unsigned bytes = laneBytesOf(s);
-  if (s.valueClass == "bytes" || bytes > 8)
+  if (s.valueClass == trace::ValueClass::Bytes || bytes > 8)
     return formatRecorded(v, NumberFormat::Hex);
   std::string text = s.lanes > 1 ? "{" : "";
   for (unsigned lane = 0; lane < std::max(1u, s.lanes); ++lane)
@@ -157,7 +158,7 @@ std::vector<std::size_t> RecordedState::frameRecords() const {
     if (r.depth > depth || r.site->function != function)
       continue; // a callee's
     out.push_back(i);
-    if (r.site->kind == "entry")
+    if (r.site->kind == trace::SiteKind::Entry)
       break;
   }
   return out;
@@ -170,7 +171,7 @@ std::optional<RecordedValue> RecordedState::lookup(const std::string &name) cons
   for (std::size_t i : frameRecords()) {
     const Record &r = records[i];
     for (std::size_t s = 0; s < r.site->values.size(); ++s) {
-      const RecordedSlot &slot = r.site->values[s];
+      const trace::TraceValue &slot = r.site->values[s];
       if (compact(slot.name) != wanted)
         continue;
       if (slot.declares && slot.scopeEndLine && line > *slot.scopeEndLine)
@@ -187,7 +188,7 @@ std::vector<RecordedValue> RecordedState::visible() const {
   std::vector<std::string> seen;
   auto frame = frameRecords();
   for (auto it = frame.rbegin(); it != frame.rend(); ++it) {
-    for (const RecordedSlot &slot : records[*it].site->values) {
+    for (const trace::TraceValue &slot : records[*it].site->values) {
       std::string key = compact(slot.name);
       if (slot.name == "condition" || std::find(seen.begin(), seen.end(), key) != seen.end())
         continue;

@@ -21,7 +21,7 @@ namespace clcapture::debug {
 
 /// One recorded value: its slot (name, type, class) and its words.
 struct RecordedValue {
-  const RecordedSlot *slot = nullptr;
+  const trace::TraceValue *slot = nullptr;
   const std::uint32_t *words = nullptr;
   const Record *record = nullptr; ///< the record that wrote it
 };

@@ -16,9 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char *kLayoutFormat = "clcapture-trace-layout/1";
 constexpr const char *kRecordingFormat = "clcapture-recording/1";
-constexpr std::size_t kRecordHeaderWords = 3; // site, work-item, sequence
 constexpr std::uint32_t kUnwritten = 0xFFFFFFFFu;
 
 const char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -72,56 +70,6 @@ template <typename T> T field(const json &object, const char *name, T fallback) 
   return it == object.end() || it->is_null() ? fallback : it->get<T>();
 }
 
-RecordedSlot parseSlot(const json &v) {
-  RecordedSlot s;
-  s.name = v.at("name").get<std::string>();
-  s.type = field<std::string>(v, "type", "");
-  s.valueClass = field<std::string>(v, "class", "bytes");
-  s.size = v.at("size").get<unsigned>();
-  s.words = field<unsigned>(v, "words", (s.size + 3) / 4);
-  s.lanes = field<unsigned>(v, "lanes", 1);
-  s.declares = field<bool>(v, "declares", false);
-  s.lvalue = field<bool>(v, "lvalue", false);
-  if (v.contains("scope_end_line") && v["scope_end_line"].is_number())
-    s.scopeEndLine = v["scope_end_line"].get<unsigned>();
-  return s;
-}
-
-json slotJson(const RecordedSlot &s) {
-  json v{{"name", s.name},   {"type", s.type},   {"class", s.valueClass},  {"size", s.size},
-         {"words", s.words}, {"lanes", s.lanes}, {"declares", s.declares}, {"lvalue", s.lvalue}};
-  if (s.scopeEndLine)
-    v["scope_end_line"] = *s.scopeEndLine;
-  return v;
-}
-
-json layoutJson(const TraceLayout &l) {
-  json functions = json::array(), sites = json::array();
-  for (const RecordedFunction &f : l.functions)
-    functions.push_back({{"name", f.name}, {"kernel", f.kernel}, {"line", f.line}, {"end_line", f.endLine}});
-  for (const auto &[id, s] : l.sites) {
-    json values = json::array();
-    for (const RecordedSlot &v : s.values)
-      values.push_back(slotJson(v));
-    sites.push_back({{"id", s.id},
-                     {"kind", s.kind},
-                     {"function", s.function},
-                     {"line", s.line},
-                     {"column", s.column},
-                     {"text", s.text},
-                     {"words", s.words},
-                     {"values", std::move(values)}});
-  }
-  return json{{"format", kLayoutFormat},
-              {"kernel", l.kernel},
-              {"source", l.source},
-              {"trace_argument", l.traceArgument},
-              {"header_words", l.headerWords},
-              {"record_items", l.recordItems},
-              {"functions", functions},
-              {"sites", sites}};
-}
-
 json idJson(const Id3 &id) {
   return json::array({id[0], id[1], id[2]});
 }
@@ -133,46 +81,6 @@ Id3 idFrom(const json &j, std::uint64_t fallback) {
 }
 
 } // namespace
-
-fmt::Expected<TraceLayout> parseTraceLayout(const std::string &text) {
-  try {
-    json j = json::parse(text);
-    if (field<std::string>(j, "format", "") != kLayoutFormat)
-      return fmt::fail(std::string("not a trace layout (its \"format\" is not \"") + kLayoutFormat + "\")");
-    TraceLayout l;
-    l.kernel = j.at("kernel").get<std::string>();
-    l.source = field<std::string>(j, "source", "");
-    l.traceArgument = j.at("trace_argument").get<unsigned>();
-    l.headerWords = field<unsigned>(j, "header_words", 4);
-    l.recordItems = field<std::string>(j, "record_items", "");
-    for (const json &f : j.value("functions", json::array()))
-      l.functions.push_back(RecordedFunction{f.at("name").get<std::string>(), field<bool>(f, "kernel", false),
-                                             field<unsigned>(f, "line", 0),
-                                             field<unsigned>(f, "end_line", 0)});
-    for (const json &s : j.at("sites")) {
-      RecordSite site;
-      site.id = s.at("id").get<unsigned>();
-      site.kind = s.at("kind").get<std::string>();
-      site.function = field<std::string>(s, "function", "");
-      site.line = s.at("line").get<unsigned>();
-      site.column = field<unsigned>(s, "column", 0);
-      site.text = field<std::string>(s, "text", "");
-      for (const json &v : s.value("values", json::array()))
-        site.values.push_back(parseSlot(v));
-      unsigned words = kRecordHeaderWords;
-      for (const RecordedSlot &v : site.values)
-        words += v.words;
-      site.words = field<unsigned>(s, "words", words);
-      if (site.words != words)
-        return fmt::fail("site " + std::to_string(site.id) + " says " + std::to_string(site.words) +
-                         " words, its values take " + std::to_string(words));
-      l.sites.emplace(site.id, std::move(site));
-    }
-    return l;
-  } catch (const json::exception &e) {
-    return fmt::fail(std::string("the trace layout is not valid: ") + e.what());
-  }
-}
 
 Id3 RecordedRange::globalId(std::uint64_t linear) const {
   Id3 id{linear % global[0], (linear / global[0]) % global[1], linear / (global[0] * global[1])};
@@ -195,9 +103,10 @@ std::uint64_t RecordedRange::linear(const Id3 &g) const {
   return (g[0] - offset[0]) + (g[1] - offset[1]) * global[0] + (g[2] - offset[2]) * global[0] * global[1];
 }
 
-fmt::Expected<Recording> Recording::decode(TraceLayout layout, const std::vector<std::uint8_t> &traceBytes,
-                                           RecordedRange range, RecordingOrigin origin) {
-  std::size_t header = layout.headerWords;
+fmt::Expected<Recording> Recording::decode(trace::TraceLayout layout,
+                                           const std::vector<std::uint8_t> &traceBytes, RecordedRange range,
+                                           RecordingOrigin origin) {
+  std::size_t header = trace::kTraceHeaderWords;
   if (traceBytes.size() < header * 4)
     return fmt::fail("the trace buffer holds " + std::to_string(traceBytes.size()) +
                      " bytes, less than its header");
@@ -232,46 +141,53 @@ void Recording::index() {
   // that did not fit leaves the words it would have used unwritten): walk by each site's length.
   std::size_t w = 0;
   std::size_t end = m_words.size();
-  while (w + kRecordHeaderWords <= end) {
-    auto site = m_layout.sites.find(m_words[w]);
+  while (w + trace::kRecordHeaderWords <= end) {
+    const trace::TraceSite *site = m_layout.site(m_words[w]);
     // A full trace ends with the words a record that did not fit reserved but never wrote (the host fills
     // the buffer with 0xFF bytes).
-    if (m_recordsDropped > 0 &&
-        (m_words[w] == kUnwritten || (site != m_layout.sites.end() && w + site->second.words > end)))
+    if (m_recordsDropped > 0 && (m_words[w] == kUnwritten || (site && w + site->words() > end)))
       break;
-    if (site == m_layout.sites.end() || w + site->second.words > end) {
+    if (!site || w + site->words() > end) {
       m_recordCount = static_cast<std::size_t>(-1);
       return;
     }
     Record rec;
-    rec.site = &site->second;
+    rec.site = site;
     rec.sequence = m_words[w + 2];
-    rec.firstWord = w + kRecordHeaderWords;
+    rec.firstWord = w + trace::kRecordHeaderWords;
     m_byItem[m_words[w + 1]].push_back(rec);
-    w += site->second.words;
+    w += site->words();
     ++m_recordCount;
   }
-  std::map<std::string, bool> isKernel;
-  for (const RecordedFunction &f : m_layout.functions)
-    isKernel[f.name] = f.kernel;
   for (auto &[item, records] : m_byItem) {
     std::stable_sort(records.begin(), records.end(),
                      [](const Record &a, const Record &b) { return a.sequence < b.sequence; });
-    // Call depth: without recursion (OpenCL C has none) a function already on the stack is a return to it.
+    // Call depth, from the functions the records go through (OpenCL C has no recursion): an entry record
+    // is a call (a function already on the stack is called again from below it), a record after a return
+    // record is in the caller, any other record of a function on the stack is a return to it.
     std::vector<std::string> stack;
+    bool returned = false;
     unsigned epoch = 0;
     bool gap = false;
     for (std::size_t i = 0; i < records.size(); ++i) {
       Record &rec = records[i];
       const std::string &function = rec.site->function;
+      if (returned && stack.size() > 1)
+        stack.pop_back();
+      returned = rec.site->kind == trace::SiteKind::Return;
       auto on = std::find(stack.begin(), stack.end(), function);
-      if (on != stack.end())
-        stack.erase(on + 1, stack.end());
-      else
+      if (rec.site->kind == trace::SiteKind::Entry) {
+        if (on != stack.end())
+          stack.erase(on, stack.end());
         stack.push_back(function);
+      } else if (on != stack.end()) {
+        stack.erase(on + 1, stack.end());
+      } else {
+        stack.push_back(function);
+      }
       rec.depth = static_cast<unsigned>(stack.size() - 1);
       rec.epoch = epoch;
-      if (rec.site->kind == "barrier")
+      if (rec.site->kind == trace::SiteKind::Barrier)
         ++epoch;
       if (rec.sequence != i)
         gap = true;
@@ -297,7 +213,7 @@ const std::vector<Record> &Recording::records(std::uint64_t item) const {
 const std::uint32_t *Recording::valueWords(const Record &record, std::size_t slot) const {
   std::size_t at = record.firstWord;
   for (std::size_t s = 0; s < slot; ++s)
-    at += record.site->values[s].words;
+    at += record.site->values[s].words();
   return m_words.data() + at;
 }
 
@@ -337,7 +253,7 @@ fmt::Status Recording::save(const std::filesystem::path &file) const {
                   {"global", idJson(m_range.global)},
                   {"local", idJson(m_range.local)},
                   {"offset", idJson(m_range.offset)}};
-  j["layout"] = nlohmann::ordered_json::parse(layoutJson(m_layout).dump());
+  j["layout"] = nlohmann::ordered_json::parse(trace::layoutJson(m_layout));
   j["words_used"] = m_wordsUsed;
   j["capacity_words"] = m_capacityWords;
   j["records_dropped"] = m_recordsDropped;
@@ -361,7 +277,7 @@ fmt::Expected<Recording> Recording::load(const std::filesystem::path &file) {
     if (field<std::string>(j, "format", "") != kRecordingFormat)
       return fmt::fail(file.string() + " is not a clcapture recording (its \"format\" is not \"" +
                        kRecordingFormat + "\")");
-    auto layout = parseTraceLayout(j.at("layout").dump());
+    auto layout = trace::parseTraceLayout(j.at("layout").dump());
     if (!layout)
       return fmt::fail(file.string() + ": " + layout.error());
     RecordingOrigin origin;
@@ -386,16 +302,16 @@ fmt::Expected<Recording> Recording::load(const std::filesystem::path &file) {
       return fmt::fail(file.string() + ": " + bytes.error());
     std::uint64_t words = bytes->size() / 4;
     // The header the decoder reads: the used words (all of them kept), what did not fit, the capacity.
-    std::vector<std::uint8_t> trace(layout->headerWords * 4, 0);
-    auto put = [&trace](std::size_t word, std::uint64_t value) {
+    std::vector<std::uint8_t> buffer(trace::kTraceHeaderWords * 4, 0);
+    auto put = [&buffer](std::size_t word, std::uint64_t value) {
       for (std::size_t b = 0; b < 4; ++b)
-        trace[word * 4 + b] = static_cast<std::uint8_t>(value >> (8 * b));
+        buffer[word * 4 + b] = static_cast<std::uint8_t>(value >> (8 * b));
     };
     put(0, words);
     put(1, field<std::uint64_t>(j, "records_dropped", 0));
     put(2, words);
-    trace.insert(trace.end(), bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(words * 4));
-    auto recording = decode(std::move(*layout), trace, range, std::move(origin));
+    buffer.insert(buffer.end(), bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(words * 4));
+    auto recording = decode(std::move(*layout), buffer, range, std::move(origin));
     if (!recording)
       return fmt::fail(file.string() + ": " + recording.error());
     recording->m_wordsUsed = field<std::uint64_t>(j, "words_used", words);

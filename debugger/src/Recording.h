@@ -9,6 +9,7 @@
 #pragma once
 
 #include "clcapture/format/Expected.h"
+#include "clcapture/trace/TraceLayout.h"
 
 #include <array>
 #include <cstddef>
@@ -21,53 +22,9 @@
 
 namespace clcapture::debug {
 
-/// One value a site records (the layout's `values`).
-struct RecordedSlot {
-  std::string name;       ///< a variable, `condition`, `return`, or an lvalue's source text (`s[lid]`)
-  std::string type;       ///< as the source spells it
-  std::string valueClass; ///< int, uint, float, double, half, bool, pointer, bytes
-  unsigned size = 0;      ///< bytes
-  unsigned words = 0;
-  unsigned lanes = 1;
-  bool declares = false;
-  bool lvalue = false;
-  std::optional<unsigned> scopeEndLine;
-};
-
-struct RecordSite {
-  unsigned id = 0;
-  std::string kind; ///< entry, statement, condition, barrier, return
-  std::string function;
-  unsigned line = 0;
-  unsigned column = 0;
-  std::string text;
-  unsigned words = 0; ///< the whole record: 3 + the values' words
-  std::vector<RecordedSlot> values;
-};
-
-struct RecordedFunction {
-  std::string name;
-  bool kernel = false;
-  unsigned line = 0;
-  unsigned endLine = 0;
-};
-
-struct TraceLayout {
-  std::string kernel;
-  std::string source; ///< the kernel file's name as given to the instrumenter
-  unsigned traceArgument = 0;
-  unsigned headerWords = 4;
-  std::string recordItems;
-  std::vector<RecordedFunction> functions;
-  std::map<unsigned, RecordSite> sites;
-};
-
-/// Reads clcapture-instrument's layout (JSON text); fails naming what is missing or wrong.
-format::Expected<TraceLayout> parseTraceLayout(const std::string &json);
-
 /// One executed statement of one work-item.
 struct Record {
-  const RecordSite *site = nullptr;
+  const trace::TraceSite *site = nullptr;
   std::uint32_t sequence = 0;
   std::size_t firstWord = 0; ///< where its values start in Recording::words()
   unsigned epoch = 0;        ///< barriers the work-item had passed before it
@@ -107,13 +64,14 @@ class Recording {
 public:
   /// Decodes `traceBytes` (the whole trace buffer, little-endian words) under `layout`. Fails on a record
   /// naming a site the layout lacks or running past the used words (a damaged trace).
-  static format::Expected<Recording> decode(TraceLayout layout, const std::vector<std::uint8_t> &traceBytes,
-                                            RecordedRange range, RecordingOrigin origin);
+  static format::Expected<Recording> decode(trace::TraceLayout layout,
+                                            const std::vector<std::uint8_t> &traceBytes, RecordedRange range,
+                                            RecordingOrigin origin);
   /// `--save-trace FILE` and its reader (JSON, "clcapture-recording/1", the trace's used words in base64).
   format::Status save(const std::filesystem::path &file) const;
   static format::Expected<Recording> load(const std::filesystem::path &file);
 
-  const TraceLayout &layout() const { return m_layout; }
+  const trace::TraceLayout &layout() const { return m_layout; }
   const RecordedRange &range() const { return m_range; }
   const RecordingOrigin &origin() const { return m_origin; }
   /// The recorded work-items (linear ids), in order.
@@ -133,7 +91,7 @@ public:
 
 private:
   void index();
-  TraceLayout m_layout;
+  trace::TraceLayout m_layout;
   RecordedRange m_range;
   RecordingOrigin m_origin;
   std::vector<std::uint32_t> m_words; ///< the trace's used words after the header

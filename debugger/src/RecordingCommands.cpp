@@ -208,7 +208,7 @@ RecordingSession::Outcome RecordingSession::cmdInfo(const std::string &a) {
     }
     bool args = what.rfind("arg", 0) == 0;
     for (const RecordedValue &v : RecordedState(m_recording, m_focus, *m_position).visible()) {
-      bool isArg = v.record->site->kind == "entry";
+      bool isArg = v.record->site->kind == trace::SiteKind::Entry;
       if (args == isArg)
         m_out << v.slot->name << " = " << formatRecorded(v) << '\n';
     }
@@ -300,9 +300,9 @@ RecordingSession::Outcome RecordingSession::cmdSet(const std::string &a) {
     return {};
   }
   const Record &r = focusRecords()[*m_position];
-  if (r.site->kind == "condition" || r.site->kind == "return") {
-    fail("this point is a " + r.site->kind + " (line " + std::to_string(r.site->line) +
-         "); a value is written after a statement: step to one first");
+  if (r.site->kind == trace::SiteKind::Condition || r.site->kind == trace::SiteKind::Return) {
+    fail(std::string("this point is a ") + trace::siteKindName(r.site->kind) + " (line " +
+         std::to_string(r.site->line) + "); a value is written after a statement: step to one first");
     return {};
   }
   Injection injection{r.site->id, r.sequence, m_focus, name, value};

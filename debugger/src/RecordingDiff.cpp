@@ -12,8 +12,8 @@ namespace clcapture::debug {
 
 namespace {
 
-bool ignored(const DiffOptions &options, const RecordedSlot &slot) {
-  return slot.valueClass == "pointer" ||
+bool ignored(const DiffOptions &options, const trace::TraceValue &slot) {
+  return slot.valueClass == trace::ValueClass::Pointer ||
          std::find(options.ignored.begin(), options.ignored.end(), compact(slot.name)) !=
              options.ignored.end() ||
          std::find(options.ignored.begin(), options.ignored.end(), slot.name) != options.ignored.end();
@@ -22,12 +22,13 @@ bool ignored(const DiffOptions &options, const RecordedSlot &slot) {
 /// Whether slot `s` of the two records holds the same value.
 bool sameValue(const Recording &a, const Record &ra, const Recording &b, const Record &rb, std::size_t s,
                const DiffOptions &options) {
-  const RecordedSlot &slot = ra.site->values[s];
+  const trace::TraceValue &slot = ra.site->values[s];
   const std::uint32_t *wa = a.valueWords(ra, s);
   const std::uint32_t *wb = b.valueWords(rb, s);
-  bool isFloat = slot.valueClass == "float" || slot.valueClass == "double" || slot.valueClass == "half";
+  bool isFloat = slot.valueClass == trace::ValueClass::Float ||
+                 slot.valueClass == trace::ValueClass::Double || slot.valueClass == trace::ValueClass::Half;
   if (!isFloat || options.ulps == 0)
-    return std::equal(wa, wa + slot.words, wb);
+    return std::equal(wa, wa + slot.words(), wb);
   unsigned lanes = slot.lanes == 3 ? 4 : std::max(1u, slot.lanes);
   unsigned laneBytes = std::max(1u, slot.size / lanes);
   for (unsigned lane = 0; lane < std::max(1u, slot.lanes); ++lane) {
@@ -118,7 +119,7 @@ std::string describeDivergence(const Divergence &d, const Recording &reference, 
       << ", barrier interval " << at->epoch << ")\n";
   switch (d.kind) {
   case Divergence::Kind::Value: {
-    const RecordedSlot &slot = d.reference->site->values[d.slot];
+    const trace::TraceValue &slot = d.reference->site->values[d.slot];
     RecordedValue a{&slot, reference.valueWords(*d.reference, d.slot), d.reference};
     RecordedValue b{&slot, other.valueWords(*d.other, d.slot), d.other};
     out << "  variable " << slot.name << " (" << slot.type << "): " << otherName << ' ' << formatRecorded(b)
@@ -154,8 +155,8 @@ std::string describeDivergence(const Divergence &d, const Recording &reference, 
     out << "    " << file << ':' << ra[i].site->line << " `" << ra[i].site->text << "`";
     const char *separator = ": ";
     for (std::size_t s = 0; s < ra[i].site->values.size(); ++s) {
-      const RecordedSlot &slot = ra[i].site->values[s];
-      if (slot.valueClass == "pointer")
+      const trace::TraceValue &slot = ra[i].site->values[s];
+      if (slot.valueClass == trace::ValueClass::Pointer)
         continue; // addresses in two different memories
       RecordedValue a{&slot, reference.valueWords(ra[i], s), &ra[i]};
       RecordedValue b{&slot, other.valueWords(rb[i], s), &rb[i]};

@@ -305,11 +305,11 @@ std::optional<unsigned> RecordingSession::parseLocation(const std::string &text)
     where = where.substr(colon + 1);
   if (auto line = number(where))
     return static_cast<unsigned>(*line);
-  for (const RecordedFunction &f : m_recording.layout().functions)
+  for (const trace::TraceFunction &f : m_recording.layout().functions)
     if (f.name == where) {
       // The function's first recorded site.
       unsigned first = 0;
-      for (const auto &[id, site] : m_recording.layout().sites)
+      for (const trace::TraceSite &site : m_recording.layout().sites)
         if (site.function == where && (first == 0 || site.line < first))
           first = site.line;
       return first ? first : f.line;
@@ -329,7 +329,7 @@ RecordingSession::Outcome RecordingSession::cmdBreak(const std::string &a) {
     return {};
   }
   bool recorded = false;
-  for (const auto &[id, site] : m_recording.layout().sites)
+  for (const trace::TraceSite &site : m_recording.layout().sites)
     recorded = recorded || site.line == *line;
   if (!recorded) {
     fail("line " + std::to_string(*line) +
@@ -389,8 +389,8 @@ RecordingSession::Outcome RecordingSession::cmdDelete(const std::string &a) {
 RecordingSession::Outcome RecordingSession::cmdWatch(const std::string &a) {
   std::string name = trim(a);
   bool known = false;
-  for (const auto &[id, site] : m_recording.layout().sites)
-    for (const RecordedSlot &s : site.values)
+  for (const trace::TraceSite &site : m_recording.layout().sites)
+    for (const trace::TraceValue &s : site.values)
       known = known || compact(s.name) == compact(name);
   if (!known) {
     fail("no statement records " + name + " (watch takes a recorded variable or lvalue)");

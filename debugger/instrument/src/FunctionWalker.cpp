@@ -70,7 +70,7 @@ std::string FunctionWalker::call(unsigned site, const std::vector<SiteValue> &va
   return text + ")";
 }
 
-unsigned FunctionWalker::addSite(SiteKind kind, FileSpan where, const std::vector<SiteValue> &values,
+unsigned FunctionWalker::addSite(trace::SiteKind kind, FileSpan where, const std::vector<SiteValue> &values,
                                  bool returnsFirst) {
   PlannedSite p;
   p.site.id = static_cast<unsigned>(m_state.sites.size());
@@ -112,7 +112,7 @@ void FunctionWalker::run() {
     }
   const clang::SourceManager &sm = text.sources();
   unsigned head = *text.fileOffset(sm.getExpansionLoc(m_function->getSourceRange().getBegin()));
-  unsigned entry = addSite(SiteKind::Entry, FileSpan{head, open - 1}, parameters, false);
+  unsigned entry = addSite(trace::SiteKind::Entry, FileSpan{head, open - 1}, parameters, false);
   PlannedSite &site = m_state.sites[entry];
   site.injectable = true;
   site.recordOffset = open;
@@ -235,7 +235,7 @@ void FunctionWalker::statement(const clang::Stmt *s, unsigned scopeEnd, const cl
   if (!span)
     return;
   std::vector<SiteValue> values;
-  SiteKind kind = SiteKind::Statement;
+  trace::SiteKind kind = trace::SiteKind::Statement;
   unsigned end = span->end;
   if (const auto *decl = llvm::dyn_cast<clang::DeclStmt>(s)) {
     bool initialised = false;
@@ -250,7 +250,7 @@ void FunctionWalker::statement(const clang::Stmt *s, unsigned scopeEnd, const cl
     end = semicolon->end;
     const auto *e = llvm::cast<clang::Expr>(s);
     if (isBarrierCall(e)) {
-      kind = SiteKind::Barrier;
+      kind = trace::SiteKind::Barrier;
     } else {
       ExpressionChanges changes;
       collectChanges(e, false, changes);
@@ -277,7 +277,7 @@ void FunctionWalker::opaque(const clang::Stmt *s, const clang::Stmt *bodyRoot) {
   std::vector<SiteValue> values = m_state.values.values(changes, false, declared);
   if (bodyRoot && !braces(bodyRoot, end))
     return;
-  unsigned site = addSite(SiteKind::Statement, FileSpan{span->begin, end}, values, false);
+  unsigned site = addSite(trace::SiteKind::Statement, FileSpan{span->begin, end}, values, false);
   recordAfter(site, end, values);
 }
 
@@ -294,7 +294,7 @@ void FunctionWalker::condition(const clang::Expr *cond, std::vector<SiteValue> e
     StatementValues::add(values, std::move(v));
   for (SiteValue &v : m_state.values.values(changes, false))
     StatementValues::add(values, std::move(v));
-  unsigned site = addSite(SiteKind::Condition, *span, values, true);
+  unsigned site = addSite(trace::SiteKind::Condition, *span, values, true);
   std::string name = "clcapture_rec_" + std::to_string(site) + "(clcapture_t, clcapture_s, ";
   std::string others;
   for (std::size_t i = 1; i < values.size(); ++i)
@@ -341,7 +341,7 @@ void FunctionWalker::forLoop(const clang::ForStmt *loop, unsigned scopeEnd) {
     for (SiteValue &v : extra)
       StatementValues::add(values, std::move(v));
     auto header = m_state.text.span(clang::SourceRange(loop->getBeginLoc(), loop->getRParenLoc()));
-    unsigned site = addSite(SiteKind::Condition, header ? *header : FileSpan{*at, *at}, values, true);
+    unsigned site = addSite(trace::SiteKind::Condition, header ? *header : FileSpan{*at, *at}, values, true);
     m_state.edits.insert(*at, EditSlot::ExpressionStart, call(site, values));
   }
   walk(loop->getBody(), scopeEnd, loop->getBody());
@@ -385,7 +385,7 @@ void FunctionWalker::returned(const clang::ReturnStmt *ret, const clang::Stmt *b
     auto returned = valueSpan ? m_state.shapes.returned(type, "") : std::nullopt;
     if (returned) {
       // `return clcapture_rec_N(t, s, (value));`: the value is computed once, recorded, returned.
-      unsigned site = addSite(SiteKind::Return, whole, {*returned}, true);
+      unsigned site = addSite(trace::SiteKind::Return, whole, {*returned}, true);
       m_state.edits.insert(valueSpan->begin, EditSlot::ExpressionStart,
                            "clcapture_rec_" + std::to_string(site) + "(clcapture_t, clcapture_s, (");
       m_state.edits.insert(valueSpan->end, EditSlot::ExpressionEnd, "))");
@@ -395,7 +395,7 @@ void FunctionWalker::returned(const clang::ReturnStmt *ret, const clang::Stmt *b
   // Nothing to record but the return itself: the record goes before it.
   if (bodyRoot && !braces(bodyRoot, semicolon->end))
     return;
-  unsigned site = addSite(SiteKind::Return, whole, {}, false);
+  unsigned site = addSite(trace::SiteKind::Return, whole, {}, false);
   m_state.edits.insert(span->begin, EditSlot::BeforeStatement, call(site, {}) + "; ");
 }
 

@@ -42,7 +42,8 @@ private:
   bool braces(const clang::Stmt *bodyRoot, unsigned end);
   void recordAfter(unsigned site, unsigned end, const std::vector<SiteValue> &values);
 
-  unsigned addSite(SiteKind kind, FileSpan where, const std::vector<SiteValue> &values, bool returnsFirst);
+  unsigned addSite(trace::SiteKind kind, FileSpan where, const std::vector<SiteValue> &values,
+                   bool returnsFirst);
   std::string call(unsigned site, const std::vector<SiteValue> &values, std::size_t from = 0) const;
   unsigned lineOf(clang::SourceLocation location) const;
 

@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
     return outcome.exitCode;
   }
   if (!write(o.outputSource, outcome.source, "--output-source") ||
-      !write(o.outputLayout, layoutJson(outcome.layout), "--output-layout"))
+      !write(o.outputLayout, clcapture::trace::layoutJson(outcome.layout), "--output-layout"))
     return kExitCommandLine;
   std::cout << "instrumented kernel '" << o.kernel << "': " << outcome.layout.sites.size()
             << " record sites in " << outcome.layout.functions.size() << " function"

@@ -10,8 +10,8 @@
 #include "RecordFunctions.h"
 #include "SourceText.h"
 #include "StatementValues.h"
-#include "TraceLayout.h"
 #include "ValueShapes.h"
+#include "clcapture/trace/TraceLayout.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -20,7 +20,7 @@
 namespace clcapture::instrument {
 
 struct PlannedSite {
-  TraceSite site;
+  trace::TraceSite site;
   RecordFunction record;
   const clang::FunctionDecl *function = nullptr;
   bool injectable = false;   ///< a statement, barrier or entry site: --inject may go there

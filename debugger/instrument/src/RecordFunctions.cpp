@@ -2,7 +2,7 @@
 
 #include "RecordFunctions.h"
 
-#include "TraceLayout.h"
+#include "clcapture/trace/TraceLayout.h"
 
 namespace clcapture::instrument {
 
@@ -41,7 +41,7 @@ std::string itemFunctionText() {
 }
 
 unsigned recordWords(const RecordFunction &function) {
-  unsigned words = kRecordHeaderWords;
+  unsigned words = trace::kRecordHeaderWords;
   for (const RecordParam &p : function.params)
     words += (p.size + 3) / 4;
   return words;
@@ -60,9 +60,9 @@ std::string recordFunctionText(const RecordFunction &function) {
           w + "); if (clcapture_p + " + w +
           " > clcapture_t[2]) { "
           "atomic_inc(&clcapture_t[1]); } else { __global uint *clcapture_r = clcapture_t + " +
-          u(kTraceHeaderWords) + " + clcapture_p; clcapture_r[0] = " + u(function.site) +
+          u(trace::kTraceHeaderWords) + " + clcapture_p; clcapture_r[0] = " + u(function.site) +
           "; clcapture_r[1] = clcapture_item(); clcapture_r[2] = clcapture_q;";
-  unsigned word = kRecordHeaderWords;
+  unsigned word = trace::kRecordHeaderWords;
   for (std::size_t i = 0; i < function.params.size(); ++i) {
     text += " " + valueStore(function.params[i], static_cast<unsigned>(i), word);
     word += (function.params[i].size + 3) / 4;

@@ -227,7 +227,7 @@ void Instrumenter::addInjections(InstrumentState &state) {
     const PlannedSite &p = state.sites[i.site];
     if (!p.injectable) {
       fail(kExitCommandLine,
-           label + ": site " + std::to_string(i.site) + " is a " + siteKindName(p.site.kind) +
+           label + ": site " + std::to_string(i.site) + " is a " + trace::siteKindName(p.site.kind) +
                " site; an injection goes after a statement, a barrier or a function's entry");
       continue;
     }
@@ -252,14 +252,14 @@ void Instrumenter::addInjectionHooks(InstrumentState &state) {
 }
 
 void Instrumenter::writeLayout(const InstrumentState &state) {
-  TraceLayout &layout = m_outcome.layout;
+  trace::TraceLayout &layout = m_outcome.layout;
   layout.kernel = m_request.kernel;
   layout.source = m_request.file;
   layout.recordItems = m_request.recordItems;
   layout.traceArgument = m_kernel->getNumParams();
   const clang::SourceManager &sm = state.text.sources();
   for (const clang::FunctionDecl *f : m_instrumented) {
-    TraceFunction tf;
+    trace::TraceFunction tf;
     tf.name = f->getNameAsString();
     tf.kernel = f == m_kernel;
     tf.line = sm.getPresumedLoc(sm.getExpansionLoc(f->getSourceRange().getBegin())).getLine();

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "InstrumentOptions.h"
-#include "TraceLayout.h"
+#include "clcapture/trace/TraceLayout.h"
 
 #include <string>
 #include <vector>
@@ -32,7 +32,7 @@ struct InstrumentOutcome {
   int exitCode = kExitWritten;
   std::vector<std::string> errors; ///< lines for standard error when exitCode is not 0
   std::string source;              ///< the instrumented source
-  TraceLayout layout;
+  trace::TraceLayout layout;
 };
 
 InstrumentOutcome instrumentSource(const InstrumentRequest &request);

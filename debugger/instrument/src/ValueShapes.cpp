@@ -36,42 +36,42 @@ std::optional<ValueShapes::Shape> ValueShapes::scalar(const clang::BuiltinType *
   Shape s;
   switch (builtin->getKind()) {
   case K::Bool:
-    s = Shape{ValueClass::Bool, 4, 1, "uint", "uint"};
+    s = Shape{trace::ValueClass::Bool, 4, 1, "uint", "uint"};
     return s;
   case K::Char_S:
   case K::SChar:
-    s = Shape{ValueClass::Int, 1, 1, "char", "char"};
+    s = Shape{trace::ValueClass::Int, 1, 1, "char", "char"};
     break;
   case K::Char_U:
   case K::UChar:
-    s = Shape{ValueClass::UInt, 1, 1, "uchar", "uchar"};
+    s = Shape{trace::ValueClass::UInt, 1, 1, "uchar", "uchar"};
     break;
   case K::Short:
-    s = Shape{ValueClass::Int, 2, 1, "short", "short"};
+    s = Shape{trace::ValueClass::Int, 2, 1, "short", "short"};
     break;
   case K::UShort:
-    s = Shape{ValueClass::UInt, 2, 1, "ushort", "ushort"};
+    s = Shape{trace::ValueClass::UInt, 2, 1, "ushort", "ushort"};
     break;
   case K::Int:
-    s = Shape{ValueClass::Int, 4, 1, "int", "int"};
+    s = Shape{trace::ValueClass::Int, 4, 1, "int", "int"};
     break;
   case K::UInt:
-    s = Shape{ValueClass::UInt, 4, 1, "uint", "uint"};
+    s = Shape{trace::ValueClass::UInt, 4, 1, "uint", "uint"};
     break;
   case K::Long:
-    s = Shape{ValueClass::Int, 8, 1, "long", "long"};
+    s = Shape{trace::ValueClass::Int, 8, 1, "long", "long"};
     break;
   case K::ULong:
-    s = Shape{ValueClass::UInt, 8, 1, "ulong", "ulong"};
+    s = Shape{trace::ValueClass::UInt, 8, 1, "ulong", "ulong"};
     break;
   case K::Half:
-    s = Shape{ValueClass::Half, 2, 1, "half", "half"};
+    s = Shape{trace::ValueClass::Half, 2, 1, "half", "half"};
     break;
   case K::Float:
-    s = Shape{ValueClass::Float, 4, 1, "float", "float"};
+    s = Shape{trace::ValueClass::Float, 4, 1, "float", "float"};
     break;
   case K::Double:
-    s = Shape{ValueClass::Double, 8, 1, "double", "double"};
+    s = Shape{trace::ValueClass::Double, 8, 1, "double", "double"};
     break;
   default:
     return std::nullopt;
@@ -98,8 +98,8 @@ std::optional<ValueShapes::Shape> ValueShapes::shape(clang::QualType type) const
     return std::nullopt;
   bool isSigned = false;
   if (addressSized(type, isSigned))
-    return isSigned ? Shape{ValueClass::Int, 8, 1, "long", "long"}
-                    : Shape{ValueClass::UInt, 8, 1, "ulong", "ulong"};
+    return isSigned ? Shape{trace::ValueClass::Int, 8, 1, "long", "long"}
+                    : Shape{trace::ValueClass::UInt, 8, 1, "ulong", "ulong"};
   const clang::Type *canonical = type.getCanonicalType().getTypePtr();
   if (const auto *builtin = llvm::dyn_cast<clang::BuiltinType>(canonical))
     return scalar(builtin);
@@ -110,7 +110,7 @@ std::optional<ValueShapes::Shape> ValueShapes::shape(clang::QualType type) const
     return shape(decl->getIntegerType());
   }
   if (canonical->isPointerType()) {
-    Shape s{ValueClass::Pointer, 8, 1, "ulong", "ulong"};
+    Shape s{trace::ValueClass::Pointer, 8, 1, "ulong", "ulong"};
     s.castArgument = true;
     return s;
   }
@@ -118,7 +118,7 @@ std::optional<ValueShapes::Shape> ValueShapes::shape(clang::QualType type) const
     const auto *element = vector->getElementType()->getAs<clang::BuiltinType>();
     std::optional<Shape> lane = element ? scalar(element) : std::nullopt;
     unsigned lanes = vector->getNumElements();
-    if (!lane || lane->valueClass == ValueClass::Bool ||
+    if (!lane || lane->valueClass == trace::ValueClass::Bool ||
         (lanes != 2 && lanes != 3 && lanes != 4 && lanes != 8 && lanes != 16))
       return std::nullopt;
     Shape s = *lane;
@@ -135,7 +135,7 @@ std::optional<ValueShapes::Shape> ValueShapes::shape(clang::QualType type) const
     auto name = recordName(record);
     if (!name)
       return std::nullopt;
-    Shape s{ValueClass::Bytes, 0, 1, *name, *name};
+    Shape s{trace::ValueClass::Bytes, 0, 1, *name, *name};
     s.size = static_cast<unsigned>(m_context.getTypeSizeInChars(type).getQuantity());
     if (s.size == 0)
       return std::nullopt;
@@ -184,7 +184,7 @@ std::optional<SiteValue> ValueShapes::lvalue(const std::string &text, const std:
 }
 
 SiteValue ValueShapes::condition(std::string argument) const {
-  Shape s{ValueClass::Int, 4, 1, "int", "int"};
+  Shape s{trace::ValueClass::Int, 4, 1, "int", "int"};
   return value(s, "condition", "int", std::move(argument));
 }
 
@@ -194,11 +194,11 @@ std::optional<SiteValue> ValueShapes::returned(clang::QualType type, std::string
     return std::nullopt;
   // The record function returns what it is given, so its parameter has the function's own return type
   // (a file-scope name: the function's declaration spells it there); the bytes stored are the shape's.
-  std::string spelled = s->valueClass == ValueClass::Bytes ? s->paramType : shownType(type);
+  std::string spelled = s->valueClass == trace::ValueClass::Bytes ? s->paramType : shownType(type);
   if (spelled.find('(') != std::string::npos) // "(unnamed struct at …)", a function pointer
     return std::nullopt;
-  bool converted =
-      s->valueClass == ValueClass::Bool || s->valueClass == ValueClass::Pointer || s->castArgument;
+  bool converted = s->valueClass == trace::ValueClass::Bool || s->valueClass == trace::ValueClass::Pointer ||
+                   s->castArgument;
   bool isSigned = false;
   converted = converted || addressSized(type, isSigned);
   Shape r = *s;

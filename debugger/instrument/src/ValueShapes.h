@@ -11,7 +11,7 @@
 #pragma once
 
 #include "RecordFunctions.h"
-#include "TraceLayout.h"
+#include "clcapture/trace/TraceLayout.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Type.h>
@@ -22,7 +22,7 @@ namespace clcapture::instrument {
 
 /// A recorded value: what the layout says, what the record function takes, what the call passes.
 struct SiteValue {
-  TraceValue shown;
+  trace::TraceValue shown;
   RecordParam param;
   std::string argument;
 };
@@ -43,7 +43,7 @@ public:
 
 private:
   struct Shape {
-    ValueClass valueClass = ValueClass::Int;
+    trace::ValueClass valueClass = trace::ValueClass::Int;
     unsigned size = 0;
     unsigned lanes = 1;
     std::string paramType; ///< spelled with file-scope names only

@@ -2,16 +2,19 @@
 //
 // What clcapture-instrument tells the reader of a trace buffer (docs/device-debugging.md, "The layout"): the
 // functions it instrumented and, for every record site, where it is, what it records and in how many 32-bit
-// words. Written as JSON (`clcapture-trace-layout/1`); no Clang here.
+// words. JSON (`clcapture-trace-layout/1`): clcapture-instrument writes it, clcapture-debug reads it; neither
+// Clang nor Oclgrind here, so both programs link this.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "clcapture/format/Expected.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace clcapture::instrument {
+namespace clcapture::trace {
 
 /// How a recorded value's words are read (the layout's "class").
 enum class ValueClass { Int, UInt, Float, Double, Half, Bool, Pointer, Bytes };
@@ -59,7 +62,10 @@ struct TraceLayout {
   std::string recordItems;
   unsigned traceArgument = 0;
   std::vector<TraceFunction> functions;
-  std::vector<TraceSite> sites;
+  std::vector<TraceSite> sites; ///< site i has id i
+
+  /// The site with this id, or nullptr (a damaged trace names one that does not exist).
+  const TraceSite *site(unsigned id) const { return id < sites.size() ? &sites[id] : nullptr; }
 };
 
 constexpr unsigned kTraceHeaderWords = 4;
@@ -71,4 +77,8 @@ const char *valueClassName(ValueClass c);
 /// The layout as JSON text (docs/device-debugging.md, "The layout"), keys in the documented order.
 std::string layoutJson(const TraceLayout &layout);
 
-} // namespace clcapture::instrument
+/// Reads a layout (JSON text); fails naming what is missing or wrong (a site out of order, a record length
+/// that its values do not add up to, an unknown kind or class).
+format::Expected<TraceLayout> parseTraceLayout(const std::string &json);
+
+} // namespace clcapture::trace
