@@ -108,6 +108,47 @@ void addDeviceEngineOptions(CLI::App &app, DeviceCommandLine &d) {
       ->type_name("NAMES");
 }
 
+/// The device engine's options completed from the launch: the recording predicate (a finding's witness),
+/// the device, the files. False after an error line.
+bool completeDeviceOptions(DeviceCommandLine &d, const clcapture::debug::CapturedLaunch &launch,
+                           const std::string &capture, std::optional<std::size_t> finding,
+                           const std::filesystem::path &workFolder) {
+  using namespace clcapture::debug;
+  DeviceEngineOptions &device = d.device;
+  device.capture = capture;
+  device.device.workFolder = workFolder;
+  device.device.recordItems = recordItemsPredicate(d.recordItems, launch.plan);
+  if (finding) { // the witness's two work-items record, unless --record-items says otherwise
+    auto found = findingWitness(capture, launch.plan.index, *finding);
+    if (!found) {
+      std::cerr << "clcapture-debug: error: " << found.error() << '\n';
+      return false;
+    }
+    if (d.recordItems.empty())
+      device.device.recordItems = witnessPredicate(*found, launch.plan);
+    device.witness = std::move(*found);
+  }
+  device.device.addBuildOptions = d.deviceOptions;
+  if (!d.icd.empty())
+    device.device.icd = d.icd;
+  if (!d.saveTrace.empty())
+    device.saveTrace = d.saveTrace;
+  if (!d.instrumentationFolder.empty())
+    device.instrumentation = d.instrumentationFolder;
+  if (!d.recordingFile.empty()) { // --diff --recording FILE (in the capture's archive too)
+    std::filesystem::path file = d.recordingFile;
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec) && std::filesystem::exists(launch.input.folder / file, ec))
+      file = launch.input.folder / file;
+    device.recording = file;
+  }
+  std::istringstream names(d.ignore);
+  for (std::string name; std::getline(names, name, ',');)
+    if (!name.empty())
+      device.diff.ignored.push_back(name);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -201,39 +242,10 @@ int main(int argc, char **argv) {
     return kExitCaptureInvalid;
   }
   if (deviceEngine) {
-    DeviceEngineOptions &device = deviceLine.device;
     WorkFolder work(output);
-    device.capture = capture;
-    device.device.workFolder = work.path();
-    device.device.recordItems = recordItemsPredicate(deviceLine.recordItems, opened->plan);
-    if (finding) { // the witness's two work-items record, unless --record-items says otherwise
-      auto found = findingWitness(capture, opened->plan.index, *finding);
-      if (!found) {
-        std::cerr << "clcapture-debug: error: " << found.error() << '\n';
-        return kExitCaptureInvalid;
-      }
-      if (deviceLine.recordItems.empty())
-        device.device.recordItems = witnessPredicate(*found, opened->plan);
-      device.witness = std::move(*found);
-    }
-    device.device.addBuildOptions = deviceLine.deviceOptions;
-    if (!deviceLine.icd.empty())
-      device.device.icd = deviceLine.icd;
-    if (!deviceLine.saveTrace.empty())
-      device.saveTrace = deviceLine.saveTrace;
-    if (!deviceLine.instrumentationFolder.empty())
-      device.instrumentation = deviceLine.instrumentationFolder;
-    if (!deviceLine.recordingFile.empty()) { // --diff --recording FILE (in the capture's archive too)
-      std::filesystem::path file = deviceLine.recordingFile;
-      std::error_code ec;
-      if (!std::filesystem::exists(file, ec) && std::filesystem::exists(opened->input.folder / file, ec))
-        file = opened->input.folder / file;
-      device.recording = file;
-    }
-    std::istringstream names(deviceLine.ignore);
-    for (std::string name; std::getline(names, name, ',');)
-      if (!name.empty())
-        device.diff.ignored.push_back(name);
+    if (!completeDeviceOptions(deviceLine, *opened, capture, finding, work.path()))
+      return kExitCaptureInvalid;
+    DeviceEngineOptions &device = deviceLine.device;
     if (deviceLine.diff)
       return runDiff(*opened, device, std::cout);
     return makeInput() ? runDeviceSession(*opened, device, *input, sessionOut, server) : 1;

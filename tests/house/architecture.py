@@ -52,8 +52,9 @@ MAY_USE = {
     "analyzer/check": ["analyzer/encode", "analyzer/model", "analyzer/frontend", "analyzer/report", "common"],
     "analyzer/pipeline": ["analyzer/check", "analyzer/encode", "analyzer/model", "analyzer/frontend",
                           "analyzer/report", "common"],
-    "debugger/instrument": ["analyzer/frontend", "common"],
-    "debugger": ["bugreport/replay", "bugreport/archive", "common"],
+    "debugger/trace": ["common"],
+    "debugger/instrument": ["debugger/trace", "analyzer/frontend", "common"],
+    "debugger": ["debugger/trace", "bugreport/replay", "bugreport/archive", "common"],
     "analyzer/cli": ["analyzer/pipeline", "analyzer/check", "analyzer/encode", "analyzer/model",
                      "analyzer/frontend", "analyzer/report", "bugreport/archive", "common"],
 }
