@@ -21,6 +21,7 @@ import concurrent.futures
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,20 @@ from corpus_sweep import corpus_launch  # noqa: E402
 from debug_testing import POCL  # noqa: E402
 
 TRACE_BYTES = str(256 << 20)
+
+
+def run_group(cmd, timeout, stdin_text=None, **kwargs):
+    """subprocess.run, but a timeout kills the whole process group: clcapture-debug's clcapture-replay child
+    too (a launch that hangs PoCL, such as a barrier in divergent code, would otherwise outlive the sweep)."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE, text=True,
+                          start_new_session=True, **kwargs) as p:
+        try:
+            out, err = p.communicate(stdin_text, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+        return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def sweep_one(path, args):
@@ -49,9 +64,8 @@ def sweep_one(path, args):
             return name, "not run", f"capture: {e}", expected
         env = dict(os.environ, OCL_ICD_VENDORS=POCL)
         try:
-            d = subprocess.run([args.debug, folder, "--engine=device", "--record-items", "all", "--trace-bytes",
-                                TRACE_BYTES, "--batch"], input="info recording\n", capture_output=True,
-                               text=True, env=env, timeout=300)
+            d = run_group([args.debug, folder, "--engine=device", "--record-items", "all", "--trace-bytes",
+                           TRACE_BYTES, "--batch"], 300, "info recording\n", env=env)
         except subprocess.TimeoutExpired:
             return name, "not run", "slower than 300 s", expected
         out, err = d.stdout, d.stderr.strip()
@@ -66,8 +80,7 @@ def sweep_one(path, args):
         if d.returncode != 0 or "outputs:" not in out:
             # The plain launch alone: a kernel whose filled-in inputs make it crash PoCL is not the recording's.
             try:
-                r = subprocess.run([args.replay, folder, "--output", os.path.join(tmp, "plain")],
-                                   capture_output=True, text=True, env=env, timeout=300)
+                r = run_group([args.replay, folder, "--output", os.path.join(tmp, "plain")], 300, env=env)
                 plain_ok = r.returncode in (0, 6) and os.path.isdir(os.path.join(tmp, "plain", "0"))
             except subprocess.TimeoutExpired:
                 plain_ok = False
