@@ -43,6 +43,31 @@ format::Expected<Instrumented> instrumentation(const CapturedLaunch &launch,
   return instrumentKernel(launch, options.device.recordItems, options.device.workFolder);
 }
 
+/// The launch instrumented (or the given instrumentation) and recorded on the device, the recordings saved
+/// when asked; nullopt after an error line (`exit`: the status to end with).
+struct Recorded {
+  Instrumented instrumented;
+  std::vector<Recording> recordings;
+};
+std::optional<Recorded> instrumentAndRecord(const CapturedLaunch &launch, const DeviceEngineOptions &options,
+                                            std::ostream &out, int &exit) {
+  exit = kExitCannotRecord;
+  auto instrumented = instrumentation(launch, options);
+  if (!instrumented) {
+    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
+    return std::nullopt;
+  }
+  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
+  if (!recordings) {
+    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
+    return std::nullopt;
+  }
+  exit = 1;
+  if (!saveRecordings(*recordings, options, out))
+    return std::nullopt;
+  return Recorded{std::move(*instrumented), std::move(*recordings)};
+}
+
 } // namespace
 
 std::string witnessPredicate(const FindingWitness &witness, const replay::LaunchPlan &plan) {
@@ -99,22 +124,14 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
                      std::ostream &out, DapServer *server) {
   out << "recording launch " << launch.plan.index << " (" << launch.plan.entryPoint
       << ") on the device ...\n";
-  auto instrumented = instrumentation(launch, options);
-  if (!instrumented) {
-    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
-    return kExitCannotRecord;
-  }
-  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
-  if (!recordings) {
-    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
-    return kExitCannotRecord;
-  }
-  if (!saveRecordings(*recordings, options, out))
-    return 1;
+  int exit = 0;
+  auto recorded = instrumentAndRecord(launch, options, out, exit);
+  if (!recorded)
+    return exit;
   DeviceSettings settings = options.device;
   settings.runs = 1;
   RecordingSession::Rerun rerun =
-      [&launch, &options, settings, instrumented = *instrumented](
+      [&launch, &options, settings, instrumented = recorded->instrumented](
           const std::vector<Injection> &injections) mutable -> format::Expected<Recording> {
     settings.injections = injections;
     auto again = recordOnDevice(launch, options.capture, settings, instrumented);
@@ -122,7 +139,7 @@ int runDeviceSession(const CapturedLaunch &launch, const DeviceEngineOptions &op
       return format::fail(again.error());
     return std::move(again->front());
   };
-  RecordingSession session(std::move(recordings->front()), input, out, rerun);
+  RecordingSession session(std::move(recorded->recordings.front()), input, out, rerun);
   session.setKernelFile(launch.plan.kernelFile);
   if (options.witness)
     session.followWitness(*options.witness);
@@ -224,19 +241,11 @@ int runDiff(const CapturedLaunch &launch, const DeviceEngineOptions &options, st
     }
     return compareWithInterpreter(launch, options, instrumented, *saved, out);
   }
-  auto instrumented = instrumentation(launch, options);
-  if (!instrumented) {
-    std::cerr << "clcapture-debug: error: " << instrumented.error() << '\n';
-    return kExitCannotRecord;
-  }
-  auto recordings = recordOnDevice(launch, options.capture, options.device, *instrumented);
-  if (!recordings) {
-    std::cerr << "clcapture-debug: error: " << recordings.error() << '\n';
-    return kExitCannotRecord;
-  }
-  if (!saveRecordings(*recordings, options, out))
-    return 1;
-  return compareWithInterpreter(launch, options, *instrumented, *recordings, out);
+  int exit = 0;
+  auto recorded = instrumentAndRecord(launch, options, out, exit);
+  if (!recorded)
+    return exit;
+  return compareWithInterpreter(launch, options, recorded->instrumented, recorded->recordings, out);
 }
 
 } // namespace clcapture::debug

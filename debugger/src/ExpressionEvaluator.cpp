@@ -57,16 +57,6 @@ bool isZero(const Scalar &s) {
   return s.kind == Scalar::Kind::Float ? s.f == 0 : asBits(s) == 0;
 }
 
-// Half precision bits → float (OpenCL's half storage type).
-double halfToDouble(std::uint16_t h) {
-  int exponent = (h >> 10) & 0x1f;
-  int mantissa = h & 0x3ff;
-  double value = exponent == 0    ? std::ldexp(mantissa, -24)
-                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                                  : std::ldexp(mantissa | 0x400, exponent - 25);
-  return (h & 0x8000) ? -value : value;
-}
-
 const char *const kComponents = "xyzw";
 
 // A vector component's index: x y z w, s0..sF (case-insensitive), nullopt for anything else.
@@ -85,6 +75,15 @@ std::optional<std::size_t> componentIndex(const std::string &name) {
 }
 
 } // namespace
+
+double halfToDouble(std::uint16_t h) {
+  int exponent = (h >> 10) & 0x1f;
+  int mantissa = h & 0x3ff;
+  double value = exponent == 0    ? std::ldexp(mantissa, -24)
+                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                  : std::ldexp(mantissa | 0x400, exponent - 25);
+  return (h & 0x8000) ? -value : value;
+}
 
 std::optional<Scalar> decodeScalar(const llvm::DIType *type, const std::uint8_t *bytes, std::size_t size) {
   TypeShape shape = shapeOf(type);

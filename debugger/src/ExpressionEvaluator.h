@@ -47,6 +47,9 @@ struct Value {
 /// The bytes a value takes (a row of a multi-dimensional array: the row's).
 std::size_t valueBytes(const Value &value);
 
+/// Half-precision bits as a double (OpenCL's half storage type).
+double halfToDouble(std::uint16_t bits);
+
 /// C's binary operators on two scalars (the usual conversions, in 64 bits; pointer ± integer, pointer -
 /// pointer).
 format::Expected<Scalar> arithmetic(const std::string &op, const Scalar &a, const Scalar &b);

@@ -29,15 +29,6 @@ unsigned laneBytesOf(const trace::TraceValue &s) {
   return std::max(1u, s.size / lanes);
 }
 
-double halfBits(std::uint16_t h) {
-  int exponent = (h >> 10) & 0x1f;
-  int mantissa = h & 0x3ff;
-  double value = exponent == 0    ? std::ldexp(mantissa, -24)
-                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                                  : std::ldexp(mantissa | 0x400, exponent - 25);
-  return (h & 0x8000) ? -value : value;
-}
-
 std::optional<Scalar> laneScalar(const trace::TraceValue &s, std::uint64_t bits, unsigned bytes) {
   Scalar r;
   r.bytes = bytes;
@@ -61,7 +52,7 @@ std::optional<Scalar> laneScalar(const trace::TraceValue &s, std::uint64_t bits,
     } else if (bytes == 8) {
       std::memcpy(&r.f, &bits, 8);
     } else if (bytes == 2) {
-      r.f = halfBits(static_cast<std::uint16_t>(bits));
+      r.f = halfToDouble(static_cast<std::uint16_t>(bits));
       r.singlePrecision = true;
     } else {
       return std::nullopt;

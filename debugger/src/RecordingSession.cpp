@@ -261,26 +261,17 @@ RecordingSession::Outcome RecordingSession::stepBy(bool forward, std::optional<i
     count = *n;
   for (std::size_t step = 0; step < count; ++step) {
     std::optional<std::size_t> found;
+    auto fits = [&](std::size_t i) {
+      return !depthChange ? true : *depthChange == 0 ? records[i].depth <= depth : records[i].depth < depth;
+    };
     if (forward) {
-      for (std::size_t i = m_position ? *m_position + 1 : 0; i < records.size(); ++i) {
-        bool ok = !depthChange        ? true
-                  : *depthChange == 0 ? records[i].depth <= depth
-                                      : records[i].depth < depth;
-        if (ok) {
+      for (std::size_t i = m_position ? *m_position + 1 : 0; i < records.size() && !found; ++i)
+        if (fits(i))
           found = i;
-          break;
-        }
-      }
     } else if (m_position) {
-      for (std::size_t i = *m_position; i-- > 0;) {
-        bool ok = !depthChange        ? true
-                  : *depthChange == 0 ? records[i].depth <= depth
-                                      : records[i].depth < depth;
-        if (ok) {
+      for (std::size_t i = *m_position; i-- > 0 && !found;)
+        if (fits(i))
           found = i;
-          break;
-        }
-      }
     }
     if (!found) {
       m_out << (forward ? "work-item " + idText(m_focus) + " has no later recorded statement (it finished" +

@@ -72,20 +72,31 @@ def corpus_launch(path, corpus):
     return name, expected, text, entry, params, inst, launch
 
 
-def sweep_one(path, args):
-    prepared = corpus_launch(path, args.corpus)
+def corpus_capture(path, corpus, folder):
+    """The kernel's launch (corpus_launch) written as a capture into `folder`: (name, expected, inst, None),
+    or (name, expected, None, why it cannot run)."""
+    prepared = corpus_launch(path, corpus)
     if len(prepared) == 3:
         name, expected, why = prepared
-        return name, "not run", why, expected
+        return name, expected, None, why
     name, expected, text, entry, params, inst, launch = prepared
+    try:
+        run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
+    except SystemExit as e:
+        return name, expected, None, f"capture: {e}"
+    return name, expected, inst, None
+
+
+def sweep_one(path, args):
     # `run` starts the launch; a second `run` carries it on to the end past any stop for an error Oclgrind
     # reports (an out-of-bounds access of a kernel that has one).
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cap")
-        try:
-            run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
-        except SystemExit as e:
-            return name, "not run", f"capture: {e}", expected
+        name, expected, inst, why = corpus_capture(path, args.corpus, folder)
+        if why:
+            return name, "not run", why, expected
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
         env = dict(os.environ, OCL_ICD_VENDORS=POCL)
         replayed = os.path.join(tmp, "replay")
         try:

@@ -27,11 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
-import run_kernel  # noqa: E402
-
-from corpus_sweep import EXPECTED_DIFFERENCES, corpus_launch  # noqa: E402
+from corpus_sweep import EXPECTED_DIFFERENCES, corpus_capture  # noqa: E402
 from debug_testing import POCL  # noqa: E402
 
 TRACE_BYTES = str(256 << 20)
@@ -52,17 +48,11 @@ def run_group(cmd, timeout, stdin_text=None, **kwargs):
 
 
 def sweep_one(path, args):
-    prepared = corpus_launch(path, args.corpus)
-    if len(prepared) == 3:
-        name, expected, why = prepared
-        return name, "not run", why, expected
-    name, expected, text, entry, params, inst, launch = prepared
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cap")
-        try:
-            run_kernel.build_capture(folder, os.path.basename(path), text, entry, params, inst, launch)
-        except SystemExit as e:
-            return name, "not run", f"capture: {e}", expected
+        name, expected, _, why = corpus_capture(path, args.corpus, folder)
+        if why:
+            return name, "not run", why, expected
         env = dict(os.environ, OCL_ICD_VENDORS=POCL)
         try:
             d = run_group([args.debug, folder, "--engine=device", "--record-items", "all", "--trace-bytes",
