@@ -120,31 +120,46 @@ fmt::Expected<Instrumented> loadInstrumentation(const fs::path &folder, const Ca
   return out;
 }
 
+namespace {
+
+/// `text` without its blanks, for a build option: refused when a blank separates two words (`unsigned int`),
+/// which would then run together, or when it holds quotes or a backslash.
+fmt::Expected<std::string> withoutBlanks(const std::string &text) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  for (std::size_t c = 0; c < text.size(); ++c) {
+    char ch = text[c];
+    if (ch == '"' || ch == '\\' || ch == '\'')
+      return fmt::fail("set var: " + text + " cannot be written into a build option (quotes)");
+    if (!std::isspace(static_cast<unsigned char>(ch))) {
+      out += ch;
+      continue;
+    }
+    std::size_t next = text.find_first_not_of(" \t", c);
+    if (!out.empty() && next != std::string::npos && word(out.back()) && word(text[next]))
+      return fmt::fail(
+          "set var: " + text +
+          " has a blank between two words; write it without (a cast such as (unsigned int) cannot "
+          "go into the device's build options)");
+  }
+  return out;
+}
+
+} // namespace
+
 fmt::Expected<std::string> injectionOptions(const std::vector<Injection> &injections) {
   // One macro per site; the code has no blank, so that a driver splitting options at blanks keeps it whole.
   std::map<unsigned, std::string> code;
   for (const Injection &i : injections) {
-    std::string lvalue, value;
-    for (const auto &[from, to] : {std::pair<const std::string *, std::string *>{&i.lvalue, &lvalue},
-                                   std::pair<const std::string *, std::string *>{&i.value, &value}}) {
-      for (std::size_t c = 0; c < from->size(); ++c) {
-        char ch = (*from)[c];
-        if (!std::isspace(static_cast<unsigned char>(ch))) {
-          if (ch == '"' || ch == '\\' || ch == '\'')
-            return fmt::fail("set var: " + *from + " cannot be written into a build option (quotes)");
-          *to += ch;
-          continue;
-        }
-        auto word = [](char x) { return std::isalnum(static_cast<unsigned char>(x)) || x == '_'; };
-        std::size_t next = from->find_first_not_of(" \t", c);
-        if (!to->empty() && next != std::string::npos && word(to->back()) && word((*from)[next]))
-          return fmt::fail("set var: " + *from +
-                           " has a blank between two words; write it without (a cast "
-                           "such as (unsigned int) cannot go into the device's build options)");
-      }
-    }
+    auto lvalue = withoutBlanks(i.lvalue);
+    if (!lvalue)
+      return fmt::fail(lvalue.error());
+    auto value = withoutBlanks(i.value);
+    if (!value)
+      return fmt::fail(value.error());
     code[i.site] += "if(clcapture_t&&clcapture_item()==" + std::to_string(i.item) +
-                    "u&&*clcapture_s==" + std::to_string(i.sequence) + "u){" + lvalue + "=(" + value + ");}";
+                    "u&&*clcapture_s==" + std::to_string(i.sequence) + "u){" + *lvalue + "=(" + *value +
+                    ");}";
   }
   std::string options;
   for (const auto &[site, text] : code)

@@ -156,10 +156,14 @@ std::vector<std::size_t> RecordedState::frameRecords() const {
 }
 
 std::optional<RecordedValue> RecordedState::lookup(const std::string &name) const {
+  return lookupIn(frameRecords(), compact(name));
+}
+
+std::optional<RecordedValue> RecordedState::lookupIn(const std::vector<std::size_t> &frame,
+                                                     const std::string &wanted) const {
   const std::vector<Record> &records = m_recording.records(m_item);
-  std::string wanted = compact(name);
   unsigned line = records.empty() ? 0 : records[std::min(m_position, records.size() - 1)].site->line;
-  for (std::size_t i : frameRecords()) {
+  for (std::size_t i : frame) {
     const Record &r = records[i];
     for (std::size_t s = 0; s < r.site->values.size(); ++s) {
       const trace::TraceValue &slot = r.site->values[s];
@@ -184,7 +188,7 @@ std::vector<RecordedValue> RecordedState::visible() const {
       if (slot.name == "condition" || std::find(seen.begin(), seen.end(), key) != seen.end())
         continue;
       seen.push_back(key);
-      if (auto v = lookup(slot.name))
+      if (auto v = lookupIn(frame, key))
         out.push_back(*v);
     }
   }

@@ -53,6 +53,9 @@ public:
 private:
   /// The records of the current frame, newest first.
   std::vector<std::size_t> frameRecords() const;
+  /// lookup() within `frame` (frameRecords()), for a name already compact().
+  std::optional<RecordedValue> lookupIn(const std::vector<std::size_t> &frame,
+                                        const std::string &wanted) const;
   const Recording &m_recording;
   std::uint64_t m_item;
   std::size_t m_position;

@@ -125,15 +125,13 @@ fmt::Expected<Recording> Recording::decode(trace::TraceLayout layout,
   r.m_words.resize(used);
   for (std::size_t w = 0; w < used; ++w)
     r.m_words[w] = wordAt(traceBytes, header + w);
-  r.index();
-  // index() leaves a marker on the first damaged record.
-  if (r.m_recordCount == static_cast<std::size_t>(-1))
+  if (!r.index())
     return fmt::fail("the trace is damaged: a record names a site the layout does not have, or runs past the "
                      "used words");
   return r;
 }
 
-void Recording::index() {
+bool Recording::index() {
   m_byItem.clear();
   m_shortItems.clear();
   m_recordCount = 0;
@@ -148,8 +146,7 @@ void Recording::index() {
     if (m_recordsDropped > 0 && (m_words[w] == kUnwritten || (site && w + site->words() > end)))
       break;
     if (!site || w + site->words() > end) {
-      m_recordCount = static_cast<std::size_t>(-1);
-      return;
+      return false;
     }
     Record rec;
     rec.site = site;
@@ -195,6 +192,7 @@ void Recording::index() {
     if (gap)
       m_shortItems.push_back(item);
   }
+  return true;
 }
 
 std::vector<std::uint64_t> Recording::items() const {

@@ -90,7 +90,9 @@ public:
   std::string summary() const;
 
 private:
-  void index();
+  /// Each work-item's records found in the trace, sorted, with their depth and barrier interval; false for a
+  /// damaged trace (a record naming a site the layout lacks, or running past the used words).
+  bool index();
   trace::TraceLayout m_layout;
   RecordedRange m_range;
   RecordingOrigin m_origin;

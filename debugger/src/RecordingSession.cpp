@@ -90,24 +90,28 @@ RecordingSession::RecordingSession(Recording recording, CommandInput &input, std
 
 void RecordingSession::buildTimeline() {
   m_timeline.clear();
+  m_timelineOf.clear();
   const RecordedRange &range = m_recording.range();
+  // Oclgrind's order: group by group (z, y, x), barrier interval by interval, work-item by work-item.
   struct Key {
-    std::uint64_t group, epoch, item, index;
+    std::uint64_t groupZ, groupY, groupX, epoch, item, index;
   };
-  std::vector<std::pair<Key, Point>> all;
+  std::vector<Key> all;
   for (std::uint64_t item : m_recording.items()) {
     Id3 g = range.groupId(item);
-    std::uint64_t group = g[0] + g[1] * 65536 + g[2] * 65536 * 65536;
     const auto &records = m_recording.records(item);
+    m_timelineOf[item].resize(records.size());
     for (std::size_t i = 0; i < records.size(); ++i)
-      all.push_back({Key{group, records[i].epoch, item, i}, Point{item, i}});
+      all.push_back(Key{g[2], g[1], g[0], records[i].epoch, item, i});
   }
-  std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) {
-    return std::tie(a.first.group, a.first.epoch, a.first.item, a.first.index) <
-           std::tie(b.first.group, b.first.epoch, b.first.item, b.first.index);
+  std::sort(all.begin(), all.end(), [](const Key &a, const Key &b) {
+    return std::tie(a.groupZ, a.groupY, a.groupX, a.epoch, a.item, a.index) <
+           std::tie(b.groupZ, b.groupY, b.groupX, b.epoch, b.item, b.index);
   });
-  for (const auto &p : all)
-    m_timeline.push_back(p.second);
+  for (const Key &k : all) {
+    m_timelineOf[k.item][k.index] = m_timeline.size();
+    m_timeline.push_back(Point{k.item, k.index});
+  }
 }
 
 void RecordingSession::fail(const std::string &message) {
@@ -137,12 +141,15 @@ void RecordingSession::moveTo(std::size_t index) {
 }
 
 std::optional<std::size_t> RecordingSession::positionNow(std::uint64_t item) const {
-  std::optional<std::size_t> at;
-  if (m_now)
-    for (std::size_t t = 0; t <= *m_now; ++t)
-      if (m_timeline[t].item == item)
-        at = m_timeline[t].index;
-  return at;
+  auto it = m_timelineOf.find(item);
+  if (!m_now || it == m_timelineOf.end())
+    return std::nullopt;
+  // The item's records are in increasing timeline order: the last one at or before the present.
+  const std::vector<std::size_t> &at = it->second;
+  auto after = std::upper_bound(at.begin(), at.end(), *m_now);
+  if (after == at.begin())
+    return std::nullopt;
+  return static_cast<std::size_t>(after - at.begin() - 1);
 }
 
 void RecordingSession::show(const std::string &why) {
@@ -159,12 +166,10 @@ void RecordingSession::show(const std::string &why) {
 }
 
 std::optional<std::size_t> RecordingSession::timelineIndex() const {
-  if (!m_position)
+  auto it = m_timelineOf.find(m_focus);
+  if (!m_position || it == m_timelineOf.end() || *m_position >= it->second.size())
     return std::nullopt;
-  for (std::size_t t = 0; t < m_timeline.size(); ++t)
-    if (m_timeline[t].item == m_focus && m_timeline[t].index == *m_position)
-      return t;
-  return std::nullopt;
+  return it->second[*m_position];
 }
 
 std::optional<std::string> RecordingSession::stopsAt(const Point &point) {

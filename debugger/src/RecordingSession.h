@@ -20,6 +20,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -124,6 +125,9 @@ private:
   Rerun m_rerun;
   std::vector<Command> m_commands;
   std::vector<Point> m_timeline;
+  /// Per work-item: the timeline index of each of its records (increasing, since a work-item's records keep
+  /// their order in the timeline).
+  std::map<std::uint64_t, std::vector<std::size_t>> m_timelineOf;
   std::uint64_t m_focus = 0;
   std::optional<std::size_t> m_position; ///< the focused work-item's record; none: before its first
   std::optional<std::size_t> m_now;      ///< the present in the timeline; none: before the first record
