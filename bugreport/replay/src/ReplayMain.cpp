@@ -28,28 +28,26 @@ bool writeOutputs(const fs::path &dir, std::vector<LaunchResult> &results) {
   for (LaunchResult &r : results) {
     if (!r.index)
       continue;
-    for (BufferResult &b : r.buffers) {
-      std::string relative = std::to_string(*r.index) + "/arg" + std::to_string(b.argument) + ".bin";
+    // DIR/<index>/NAME; the name written into the result, or false after the error line.
+    auto write = [&](const std::string &name, const std::vector<std::uint8_t> &bytes,
+                     std::optional<std::string> &file) {
+      std::string relative = std::to_string(*r.index) + "/" + name;
       std::error_code ec;
       fs::create_directories(dir / std::to_string(*r.index), ec);
-      fmt::Status written = fmt::writeFileAtomically(dir / relative, b.bytes.data(), b.bytes.size());
+      fmt::Status written = fmt::writeFileAtomically(dir / relative, bytes.data(), bytes.size());
       if (!written) {
         std::cerr << "clcapture-replay: error: --output: " << written.error() << '\n';
         return false;
       }
-      b.file = relative;
-    }
-    for (TraceRun &t : r.traces) {
-      std::string relative = std::to_string(*r.index) + "/trace.run" + std::to_string(t.run) + ".bin";
-      std::error_code ec;
-      fs::create_directories(dir / std::to_string(*r.index), ec);
-      fmt::Status written = fmt::writeFileAtomically(dir / relative, t.bytes.data(), t.bytes.size());
-      if (!written) {
-        std::cerr << "clcapture-replay: error: --output: " << written.error() << '\n';
+      file = relative;
+      return true;
+    };
+    for (BufferResult &b : r.buffers)
+      if (!write("arg" + std::to_string(b.argument) + ".bin", b.bytes, b.file))
         return false;
-      }
-      t.file = relative;
-    }
+    for (TraceRun &t : r.traces)
+      if (!write("trace.run" + std::to_string(t.run) + ".bin", t.bytes, t.file))
+        return false;
   }
   return true;
 }
