@@ -77,6 +77,11 @@ struct Counts {
   std::size_t same = 0, different = 0, nothing = 0, unstable = 0;
 };
 
+/// Seconds in JSON, to the microsecond.
+double microseconds(double seconds) {
+  return std::round(seconds * 1e6) / 1e6;
+}
+
 std::string traceText(const TraceRun &t) {
   std::ostringstream out;
   out << std::min(t.wordsUsed, t.capacityWords) << " of " << t.capacityWords << " words";
@@ -215,12 +220,12 @@ std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayRep
       l["reason"] = r.reason;
     if (r.status == LaunchStatus::Replayed || r.status == LaunchStatus::Differs) {
       l["device"] = info.device;
-      l["seconds"] = std::round(r.seconds * 1e6) / 1e6;
+      l["seconds"] = microseconds(r.seconds);
       l["runs"] = r.runs;
       if (r.runSeconds.size() > 1) {
         ordered_json each = ordered_json::array();
         for (double t : r.runSeconds)
-          each.push_back(std::round(t * 1e6) / 1e6);
+          each.push_back(microseconds(t));
         l["run_seconds"] = std::move(each);
       }
     }
@@ -254,7 +259,7 @@ std::string jsonReport(const std::vector<LaunchResult> &results, const ReplayRep
       for (const TraceRun &t : r.traces) {
         ordered_json tj;
         tj["run"] = t.run;
-        tj["seconds"] = std::round(t.seconds * 1e6) / 1e6;
+        tj["seconds"] = microseconds(t.seconds);
         if (t.file)
           tj["file"] = *t.file;
         tj["words_used"] = t.wordsUsed;
