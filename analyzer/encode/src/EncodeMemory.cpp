@@ -1,5 +1,6 @@
 //===- EncodeMemory.cpp - Addresses, loads, stores, atomics, access records -===//
 
+#include "ConstantAddress.h"
 #include "ThreadEncoderImpl.h"
 
 #include <algorithm>
@@ -101,7 +102,8 @@ format::Status ThreadEncoder::visitGetElementPtrInst(llvm::GetElementPtrInst &in
   auto *gep = &inst;
   auto base = pointer(gep->getPointerOperand());
   if (!base)
-    return format::fail("a pointer the encoder cannot follow at " + placeOf(&inst));
+    return format::fail("an address computed from " + unfollowedPointerText(gep->getPointerOperand()) +
+                        " at " + placeOf(&inst));
   if (gep->getType()->isVectorTy())
     return format::fail("a vector of pointers at " + placeOf(&inst));
   MapVector<Value *, APInt> variable;
@@ -207,7 +209,8 @@ format::Status ThreadEncoder::visitLoadInst(llvm::LoadInst &inst) {
   auto *load = &inst;
   auto p = pointer(load->getPointerOperand());
   if (!p)
-    return format::fail("a load through a pointer the encoder cannot follow at " + placeOf(&inst));
+    return format::fail("a load through " + unfollowedPointerText(load->getPointerOperand()) + " at " +
+                        placeOf(&inst));
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(load->getType()).getFixedValue());
   llvm::Type *scalar = load->getType()->getScalarType();
   unsigned element = static_cast<unsigned>(m_s.layout.getTypeStoreSize(scalar).getFixedValue());
@@ -279,7 +282,8 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
   auto *store = &inst;
   auto p = pointer(store->getPointerOperand());
   if (!p)
-    return format::fail("a store through a pointer the encoder cannot follow at " + placeOf(&inst));
+    return format::fail("a store through " + unfollowedPointerText(store->getPointerOperand()) + " at " +
+                        placeOf(&inst));
   Type *type = store->getValueOperand()->getType();
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(type).getFixedValue());
   unsigned element =
@@ -329,7 +333,8 @@ format::Status ThreadEncoder::visitStoreInst(llvm::StoreInst &inst) {
 format::Status ThreadEncoder::visitAtomicRMWInst(llvm::AtomicRMWInst &inst) {
   auto p = pointer(inst.getPointerOperand());
   if (!p)
-    return format::fail("an atomic operation on a pointer the encoder cannot follow at " + placeOf(&inst));
+    return format::fail("an atomic operation on " + unfollowedPointerText(inst.getPointerOperand()) + " at " +
+                        placeOf(&inst));
   unsigned bytes = static_cast<unsigned>(m_s.layout.getTypeStoreSize(inst.getType()).getFixedValue());
   recordAccess(inst, *p, m_tf.constant(64, bytes), {}, true, true, true, bytes, nullptr);
   unknownResult(inst, "the value an atomic operation returns");
@@ -339,7 +344,8 @@ format::Status ThreadEncoder::visitAtomicRMWInst(llvm::AtomicRMWInst &inst) {
 format::Status ThreadEncoder::visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &inst) {
   auto p = pointer(inst.getPointerOperand());
   if (!p)
-    return format::fail("an atomic operation on a pointer the encoder cannot follow at " + placeOf(&inst));
+    return format::fail("an atomic operation on " + unfollowedPointerText(inst.getPointerOperand()) + " at " +
+                        placeOf(&inst));
   unsigned bytes =
       static_cast<unsigned>(m_s.layout.getTypeStoreSize(inst.getOperand(1)->getType()).getFixedValue());
   recordAccess(inst, *p, m_tf.constant(64, bytes), {}, true, true, true, bytes, nullptr);

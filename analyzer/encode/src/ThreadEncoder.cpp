@@ -1,5 +1,6 @@
 //===- ThreadEncoder.cpp - The walk, operand values and pointers -===//
 
+#include "ConstantAddress.h"
 #include "ThreadEncoderImpl.h"
 
 #include <chrono>
@@ -93,6 +94,16 @@ std::optional<SymPointer> ThreadEncoder::pointer(const llvm::Value *v) {
     p.space = static_cast<MemorySpace>(v->getType()->getPointerAddressSpace());
     p.object = m_tf.constant(64, kNullObject);
     p.offset = m_tf.constant(64, 0);
+    return p;
+  }
+  if (auto address = nullPageAddress(v)) {
+    // NULL plus a constant, folded by Clang to an integer address (`char *p = NULL; p[5]`): no object of
+    // the launch lies in the first page, so an access there is a null dereference (docs/semantics.md row
+    // 37j). An address past it is not followed (the access names it: constantAddressText).
+    SymPointer p;
+    p.space = static_cast<MemorySpace>(v->getType()->getPointerAddressSpace());
+    p.object = m_tf.constant(64, kNullObject);
+    p.offset = m_tf.constant(64, *address);
     return p;
   }
   if (auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
