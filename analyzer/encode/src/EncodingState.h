@@ -157,6 +157,8 @@ constexpr std::uint64_t kPrivateObject = 1ull << 51;
 constexpr std::uint64_t kEventObject = 1ull << 52;
 /// The null pointer's object: no memory object has this id (captured ids start at 0, so 0 is a buffer).
 constexpr std::uint64_t kNullObject = 1ull << 53;
+/// Program-scope variables in the global address space (OpenCL 2.0 §6.5.1), numbered in module order.
+constexpr std::uint64_t kGlobalVariableObject = 1ull << 54;
 /// At most this many async copy sites (one bit each in an event's set).
 constexpr unsigned kMaxCopySites = 64;
 

@@ -161,13 +161,14 @@ void setUpLaunch(EncodingState &s) {
 
 void setUpSharedValues(EncodingState &s) {
   TermFactory &tf = s.tf;
-  std::uint64_t localVariables = 0, constantVariables = 0;
+  std::uint64_t localVariables = 0, constantVariables = 0, globalVariables = 0;
   for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
     unsigned space = g.getAddressSpace();
-    if (space != 3 && space != 2)
+    if (space != 3 && space != 2 && space != 1)
       continue;
-    std::uint64_t object =
-        space == 3 ? kLocalVariableObject + localVariables++ : kConstantVariableObject + constantVariables++;
+    std::uint64_t object = space == 3   ? kLocalVariableObject + localVariables++
+                           : space == 2 ? kConstantVariableObject + constantVariables++
+                                        : kGlobalVariableObject + globalVariables++;
     SymPointer p;
     p.space = static_cast<MemorySpace>(space);
     p.object = tf.constant(64, object);

@@ -11,6 +11,7 @@
 #include "LaunchSetUp.h"
 #include "PointerRoots.h"
 #include "clcapture/format/CaptureBlobs.h"
+#include "clcapture/frontend/ProgramVariables.h"
 #include "clcapture/model/Builtins.h"
 
 #include <algorithm>
@@ -41,6 +42,8 @@ cvc5::Term storeBytes(TermFactory &tf, cvc5::Term base, std::uint64_t origin,
 bool contentsOpen(const EncodingState &s, std::uint64_t object) {
   if (object >= kLocalArgumentObject && object < kConstantVariableObject)
     return true; // __local arguments and variables
+  if (object >= kGlobalVariableObject)
+    return false; // program-scope variables: their initialisers, or what earlier launches left (open)
   if (object >= kConstantVariableObject)
     return false;
   bool argument = false;
@@ -86,13 +89,16 @@ bool findWrittenObjects(EncodingState &s) {
   return true;
 }
 
-/// Program-scope `constant` variables (OpenCL 1.2 §6.5.3: initialised at compile time, read-only): their
-/// initialisers are their bytes, in the device's order (the module's data layout).
+/// Program-scope `constant` variables (OpenCL 1.2 §6.5.3: initialised at compile time, read-only) and the
+/// `global` ones no function of the program writes (frontend/ProgramVariables.h): their initialisers are
+/// their bytes in every launch, in the device's order (the module's data layout).
 void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
   TermFactory &tf = s.tf;
   for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
     auto shared = s.sharedPointers.find(&g);
-    if (g.getAddressSpace() != 2 || shared == s.sharedPointers.end() || !g.hasDefinitiveInitializer() ||
+    bool unwritten =
+        g.getAddressSpace() == 2 || (g.getAddressSpace() == 1 && frontend::isUnwrittenVariable(g));
+    if (!unwritten || shared == s.sharedPointers.end() || !g.hasDefinitiveInitializer() ||
         !shared->second.object.isBitVectorValue())
       continue;
     std::uint64_t size = s.layout.getTypeAllocSize(g.getValueType()).getFixedValue();
@@ -231,6 +237,24 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
       }
     if (sized && !ranges.empty())
       open.ranges = std::move(ranges);
+    s.openContents[object] = std::move(open);
+  }
+  // Program-scope `global` variables this kernel does not write, without a table: what the program's
+  // initialiser or earlier launches left, the same for both work-items.
+  for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
+    auto shared = s.sharedPointers.find(&g);
+    if (g.getAddressSpace() != 1 || shared == s.sharedPointers.end() ||
+        !shared->second.object.isBitVectorValue())
+      continue;
+    std::uint64_t object = std::stoull(shared->second.object.getBitVectorValue(10));
+    if (s.writtenObjects.count(object) || s.capturedTables.count(object) || s.openContents.count(object))
+      continue;
+    EncodingState::OpenContents open;
+    std::string name = s.objectNames.count(object) ? s.objectNames.at(object) : g.getName().str();
+    open.array = tf.fresh(array, "contents_" + name);
+    open.how = Exactness{"the contents of the program-scope variable " + name +
+                         ", which other launches may have written"};
+    open.ranges = {{0, s.layout.getTypeAllocSize(g.getValueType()).getFixedValue()}};
     s.openContents[object] = std::move(open);
   }
 }

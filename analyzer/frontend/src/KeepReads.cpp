@@ -26,7 +26,9 @@ bool isDroppableRead(const llvm::Instruction &inst) {
   return false;
 }
 
-llvm::Function *keepFunction(llvm::Module &module) {
+} // namespace
+
+llvm::Function *keepAliveFunction(llvm::Module &module) {
   if (llvm::Function *existing = module.getFunction(kKeepName))
     return existing;
   llvm::LLVMContext &context = module.getContext();
@@ -37,8 +39,6 @@ llvm::Function *keepFunction(llvm::Module &module) {
   keep->setWillReturn();
   return keep;
 }
-
-} // namespace
 
 llvm::PreservedAnalyses KeepReadsPass::run(llvm::Function &function, llvm::FunctionAnalysisManager &) {
   std::vector<llvm::Instruction *> reads;
@@ -55,7 +55,7 @@ llvm::PreservedAnalyses KeepReadsPass::run(llvm::Function &function, llvm::Funct
     if (kept)
       continue;
     if (!keep)
-      keep = keepFunction(*function.getParent());
+      keep = keepAliveFunction(*function.getParent());
     llvm::IRBuilder<> builder(read->getNextNode());
     llvm::CallInst *use = builder.CreateCall(keep, {read});
     use->setDebugLoc(read->getDebugLoc());

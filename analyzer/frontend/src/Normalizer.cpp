@@ -1,6 +1,9 @@
 //===- Normalizer.cpp - The normalisation pipeline ------------------------===//
 //
 // The pipeline, in order (new pass manager):
+//   0. program-scope variables stop being LLVM constants, those the program never writes marked so
+//      (ProgramVariables.h), and a private variable accessed at a constant offset outside it is kept whole
+//      (OutOfBoundsAllocas.h): LLVM would delete those accesses past an end;
 //   1. other kernels go: every defined function but the entry is made internal and always_inline, and
 //      GlobalDCE drops what the entry cannot reach (the other kernels, the helpers only they use) before any
 //      work is spent on it; variable debug records go too (dropVariableDebugRecords; source locations stay);
@@ -30,9 +33,11 @@
 #include "clcapture/frontend/Normalizer.h"
 
 #include "IntegerMinMax.h"
+#include "OutOfBoundsAllocas.h"
 #include "WorkItemCalls.h"
 #include "clcapture/frontend/CfgCleanup.h"
 #include "clcapture/frontend/KeepReads.h"
+#include "clcapture/frontend/ProgramVariables.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/InstIterator.h>
@@ -127,14 +132,18 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   builder.crossRegisterProxies(loops, functions, sccs, modules);
 
   llvm::FunctionPassManager perFunction;
+  perFunction.addPass(KeepOutOfBoundsAllocasPass()); // before SROA deletes their accesses past an end
   perFunction.addPass(llvm::SROAPass(llvm::SROAOptions::PreserveCFG));
   perFunction.addPass(llvm::PromotePass());
   perFunction.addPass(KeepReadsPass()); // the field loads SROA split a struct copy into
   perFunction.addPass(WorkItemCallsPass());
   perFunction.addPass(IntegerMinMaxPass());
   perFunction.addPass(llvm::InferAddressSpacesPass(kGeneric));
+  perFunction.addPass(
+      FoldUnwrittenLoadsPass()); // what InstSimplify folded while the variables were constants
   perFunction.addPass(llvm::InstSimplifyPass());
   perFunction.addPass(CfgCleanupPass());
+  perFunction.addPass(FoldUnwrittenLoadsPass());
   perFunction.addPass(llvm::InstSimplifyPass());
   perFunction.addPass(llvm::LoopSimplifyPass());
 
@@ -147,6 +156,7 @@ format::Status Normalizer::normalize(CompiledKernel &kernel) {
   pipeline.addPass(llvm::GlobalDCEPass());
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(perFunction)));
 
+  prepareProgramVariables(module); // while the other kernels, which may write them, are still here
   prepareForInlining(module, entry);
   dropVariableDebugRecords(module, entry);
   pipeline.run(module, modules);

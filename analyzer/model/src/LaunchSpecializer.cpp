@@ -4,6 +4,7 @@
 
 #include "clcapture/frontend/CfgCleanup.h"
 #include "clcapture/frontend/KeepReads.h"
+#include "clcapture/frontend/ProgramVariables.h"
 #include "clcapture/model/Builtins.h"
 #include "clcapture/model/UndefinedByValues.h"
 
@@ -332,10 +333,12 @@ SpecializeReport specializeToLaunch(llvm::Function &kernel, const LaunchConfig &
   auto simplify = [&] {
     llvm::FunctionPassManager fpm;
     fpm.addPass(frontend::KeepReadsPass());
+    fpm.addPass(frontend::FoldUnwrittenLoadsPass()); // program-scope variables are no LLVM constants
     fpm.addPass(llvm::InstSimplifyPass());
     fpm.addPass(llvm::SCCPPass());
     fpm.addPass(llvm::CorrelatedValuePropagationPass());
     fpm.addPass(frontend::CfgCleanupPass());
+    fpm.addPass(frontend::FoldUnwrittenLoadsPass());
     fpm.addPass(llvm::InstSimplifyPass());
     fpm.addPass(llvm::LoopSimplifyPass());
     fpm.addPass(llvm::LCSSAPass());

@@ -19,6 +19,9 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
 };
 
+/// The opaque function of the keep-alive uses, declared in `module` when it is not yet.
+llvm::Function *keepAliveFunction(llvm::Module &module);
+
 /// Removes every keep-alive use and the function they call.
 void removeKeepReads(llvm::Module &module);
 
