@@ -153,7 +153,9 @@ SymValue ThreadEncoder::loadValue(llvm::Instruction &inst, llvm::Type *type, con
       // Memory nothing writes: both work-items read one array of open bytes (guardRead keeps a witness
       // inside its views).
       unsigned bits = static_cast<unsigned>(m_s.layout.getTypeSizeInBits(type).getFixedValue());
-      SymValue read{readBytes(open->second.array, ptr.offset, size, bits), open->second.how & ptr.how};
+      const cvc5::Term &array =
+          m_thread == 1 && !open->second.arrayOfB.isNull() ? open->second.arrayOfB : open->second.array;
+      SymValue read{readBytes(array, ptr.offset, size, bits), open->second.how & ptr.how};
       if ((type->isIntegerTy() || type->isFloatingPointTy()) && bits == 8 * size) { // floats: their bits
         if (auto word = capturedWordAt(open->second, ptr.offset, size))
           return SymValue{*word, ptr.how};

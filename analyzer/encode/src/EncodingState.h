@@ -201,6 +201,9 @@ struct EncodingState {
   /// (origin, size) views when every one has a size — a witness must read inside them.
   struct OpenContents {
     cvc5::Term array;
+    /// What work-item B reads when it is not `array` (null: it is): local memory is one per work-group, so
+    /// B reads A's bytes only in A's group.
+    cvc5::Term arrayOfB;
     Exactness how;
     std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;
     /// A struct passed by value: its members' names by byte offset (debug info), for the witness.

@@ -239,6 +239,19 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
       open.ranges = std::move(ranges);
     s.openContents[object] = std::move(open);
   }
+  // Local memory nothing writes in the launch: what it held before (OpenCL does not initialise it), any
+  // bytes, one array per work-group (docs/semantics.md row 37l).
+  for (const auto &[object, name] : s.objectNames) {
+    if (object < kLocalArgumentObject || object >= kConstantVariableObject ||
+        s.writtenObjects.count(object) || s.openContents.count(object))
+      continue;
+    EncodingState::OpenContents open;
+    open.array = tf.fresh(array, "contents_" + name);
+    open.arrayOfB = tf.ite(s.sameGroup, open.array, tf.fresh(array, "contents_" + name + "_of_b"));
+    if (auto regions = s.objectRegions.find(object); regions != s.objectRegions.end())
+      open.ranges = regions->second;
+    s.openContents[object] = std::move(open);
+  }
   // Program-scope `global` variables this kernel does not write, without a table: what the program's
   // initialiser or earlier launches left, the same for both work-items.
   for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
