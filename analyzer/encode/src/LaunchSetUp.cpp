@@ -4,6 +4,7 @@
 
 #include "ArgumentNames.h"
 #include "LaunchFacts.h"
+#include "clcapture/frontend/ProgramVariables.h"
 #include "clcapture/model/LaunchSpecializer.h"
 
 #include <algorithm>
@@ -164,11 +165,13 @@ void setUpSharedValues(EncodingState &s) {
   std::uint64_t localVariables = 0, constantVariables = 0, globalVariables = 0;
   for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
     unsigned space = g.getAddressSpace();
-    if (space != 3 && space != 2 && space != 1)
+    // Private ones are Clang's initialisers of private aggregates: read-only copies' sources, followed only
+    // when nothing writes them (then ReadOnlyTables reads their initialisers).
+    if (space != 3 && space != 2 && space != 1 && !(space == 0 && frontend::isUnwrittenVariable(g)))
       continue;
-    std::uint64_t object = space == 3   ? kLocalVariableObject + localVariables++
-                           : space == 2 ? kConstantVariableObject + constantVariables++
-                                        : kGlobalVariableObject + globalVariables++;
+    std::uint64_t object = space == 3                 ? kLocalVariableObject + localVariables++
+                           : space == 2 || space == 0 ? kConstantVariableObject + constantVariables++
+                                                      : kGlobalVariableObject + globalVariables++;
     SymPointer p;
     p.space = static_cast<MemorySpace>(space);
     p.object = tf.constant(64, object);

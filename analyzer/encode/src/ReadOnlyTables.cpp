@@ -97,7 +97,7 @@ void tableConstantVariables(EncodingState &s, const cvc5::Sort &array) {
   for (llvm::GlobalVariable &g : s.kernel.getParent()->globals()) {
     auto shared = s.sharedPointers.find(&g);
     bool unwritten =
-        g.getAddressSpace() == 2 || (g.getAddressSpace() == 1 && frontend::isUnwrittenVariable(g));
+        g.getAddressSpace() == 2 || frontend::isUnwrittenVariable(g); // constant, global or Clang's private
     if (!unwritten || shared == s.sharedPointers.end() || !g.hasDefinitiveInitializer() ||
         !shared->second.object.isBitVectorValue())
       continue;

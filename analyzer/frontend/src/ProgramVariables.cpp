@@ -15,7 +15,7 @@ namespace clcapture::frontend {
 namespace {
 
 constexpr const char *kUnwritten = "clcapture.unwritten";
-constexpr unsigned kGlobalSpace = 1, kConstantSpace = 2; // SPIR address spaces
+constexpr unsigned kPrivateSpace = 0, kGlobalSpace = 1, kConstantSpace = 2; // SPIR address spaces
 
 /// Whether any use of `variable` in the module may write it: a store to it, an atomic, a call given its
 /// address (other than as a memory copy's source), or its address stored, compared away or turned into an
@@ -61,7 +61,8 @@ bool mayBeWritten(const llvm::GlobalVariable &variable) {
 void prepareProgramVariables(llvm::Module &module) {
   for (llvm::GlobalVariable &variable : module.globals()) {
     unsigned space = variable.getAddressSpace();
-    if (space != kGlobalSpace && space != kConstantSpace)
+    // Private ones are Clang's own: the initialiser of a private aggregate (`@constinit`), copied from.
+    if (space != kPrivateSpace && space != kGlobalSpace && space != kConstantSpace)
       continue;
     if (variable.hasDefinitiveInitializer() && (space == kConstantSpace || !mayBeWritten(variable)))
       variable.setMetadata(kUnwritten, llvm::MDNode::get(module.getContext(), {}));

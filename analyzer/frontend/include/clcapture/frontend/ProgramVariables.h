@@ -4,7 +4,8 @@
 // load past its end into poison, which erases the read: `c_arr[5]` of `constant int c_arr[2]`, or an unrolled
 // `k <= 2` loop over it, came out `verified`. So no program-scope variable stays an LLVM constant while the
 // analyser transforms the kernel; instead each one the program never writes (every `constant` variable, and
-// a `global` one no function of the program stores to or lets its address escape from) is marked unwritten,
+// a `global` one, or one Clang made for a private aggregate's initialiser, that no function of the program
+// stores to or lets its address escape from) is marked unwritten,
 // and FoldUnwrittenLoadsPass folds only loads that lie wholly inside it. The encoder reads the others
 // through its tables (encode/ReadOnlyTables.cpp) and checks their bounds (docs/semantics.md row 37k).
 //
