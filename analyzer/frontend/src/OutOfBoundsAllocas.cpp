@@ -34,8 +34,10 @@ bool accessedOutside(llvm::AllocaInst &alloca, const llvm::DataLayout &layout) {
   while (!work.empty()) {
     auto [pointer, offset] = work.back();
     work.pop_back();
-    if (!seen.insert({pointer, offset.getSExtValue()}).second || seen.size() > 4096)
+    if (!seen.insert({pointer, offset.getSExtValue()}).second)
       continue;
+    if (seen.size() > 4096)
+      return true; // too many places to follow: kept whole, which only costs precision
     for (const llvm::Use &use : pointer->uses()) {
       const llvm::User *user = use.getUser();
       auto accessOf = [&](llvm::Type *type) {
