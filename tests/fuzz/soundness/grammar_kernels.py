@@ -537,9 +537,33 @@ def phase_window(kb):
         kb.emit([head, f"  acc += {inp}[{x}];"])
 
 
+def phase_program_table(kb):
+    """A program-scope `constant` table read at a captured index, in a loop up to it, or at a work-item's
+    own index: the forms whose reads past the end LLVM folded to poison while the table was an LLVM
+    constant (docs/semantics.md row 37k). Hazard: the captured index one past the end (an out-of-bounds
+    read MemCheck sees, since Oclgrind reads the index at run time)."""
+    rng = kb.rng
+    kb.table_count = getattr(kb, "table_count", 0) + 1
+    size = rng.choice([2, 3, 4, 8])
+    table = f"tab_{kb.name}_{kb.table_count}"
+    values = ", ".join(str(rng.randint(-50, 50)) for _ in range(size))
+    kb.preamble.add(f"constant int {table}[{size}] = {{{values}}};\n")
+    last = size if kb.hazard("a captured index one past a program-scope table") else rng.randint(0, size - 1)
+    index = kb.scalar(kb.fresh("k"), "int", last)
+    kb.features.add("program-scope-table")
+    form = rng.choice(["index", "loop", "own"])
+    if form == "index":
+        kb.emit([f"acc += {table}[{index}];"])
+    elif form == "loop":
+        i = kb.fresh("t")
+        kb.emit([f"for (int {i} = 0; {i} <= {index}; ++{i})", f"  acc += {table}[{i}];"])
+    else:
+        kb.emit([f"acc += {table}[(g + (uint){index}) % {size}u];"])
+
+
 PHASES_CL12 = [phase_own_write, phase_own_write, phase_local_exchange, phase_local_exchange, phase_reduction,
                phase_atomics_cl12, phase_flag, phase_vector, phase_bytes, phase_private, phase_loop,
-               phase_scatter, phase_strided, phase_window]
+               phase_scatter, phase_strided, phase_window, phase_program_table]
 
 
 def generate(rng, name):
