@@ -23,6 +23,7 @@ Exit status 1 on any failure.
 import argparse
 import concurrent.futures
 import glob
+import math
 import os
 import subprocess
 import sys
@@ -53,12 +54,8 @@ def corpus_launch(path, corpus):
         return name, None, f"header: {e}"
     if any(kind in ("image", "sampler") for _, kind in params):
         return name, expected, "images and samplers (neither tool replays them yet)"
-    items = 1
-    for g in inst.get("global_size", [1]):
-        items *= g
-    local_items = 1
-    for g in inst.get("local_size", inst.get("global_size", [1])):
-        local_items *= g
+    items = math.prod(inst.get("global_size", [1]))
+    local_items = math.prod(inst.get("local_size", inst.get("global_size", [1])))
     for pname, kind in params:
         if kind in ("global", "constant") and pname not in launch["alias"]:
             if pname not in launch["sizes"] and pname not in launch["data"]:

@@ -16,6 +16,7 @@ Exit status 1 on any failure.
 """
 import argparse
 import glob
+import math
 import os
 import re
 import struct
@@ -36,12 +37,8 @@ def arguments(params, launch, inst, entry_site):
     """The ctypes driver's arguments for the corpus header's launch, or a reason it cannot run."""
     from opencl_ctypes import Local, Scalar
     sizes = {v["name"]: v["size"] for v in entry_site["values"]}
-    items = 1
-    for g in inst.get("global_size", [1]):
-        items *= g
-    local_items = 1
-    for g in inst.get("local_size", inst.get("global_size", [1])):
-        local_items *= g
+    items = math.prod(inst.get("global_size", [1]))
+    local_items = math.prod(inst.get("local_size", inst.get("global_size", [1])))
     args = []
     for name, kind in params:
         if kind in ("image", "sampler"):
@@ -84,9 +81,7 @@ def sweep_one(device, path, args):
     kernel_args, why = arguments(params, launch, inst, result.sites("entry", entry)[0])
     if kernel_args is None:
         return name, "not run", why
-    items = 1
-    for g in inst["global_size"]:
-        items *= g
+    items = math.prod(inst["global_size"])
     local = inst.get("local_size")
     required = re.search(r"reqd_work_group_size\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)", text)
     if local is None and required:  # the kernel's own size, which PoCL wants when none is given
