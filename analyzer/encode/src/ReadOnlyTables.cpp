@@ -263,7 +263,7 @@ void openReadOnlyBuffers(EncodingState &s, const cvc5::Sort &array) {
     if (s.writtenObjects.count(object) || s.capturedTables.count(object) || s.openContents.count(object))
       continue;
     EncodingState::OpenContents open;
-    std::string name = s.objectNames.count(object) ? s.objectNames.at(object) : g.getName().str();
+    const std::string &name = s.objectNames.at(object); // setUpSharedValues names every variable
     open.array = tf.fresh(array, "contents_" + name);
     open.how = Exactness{"the contents of the program-scope variable " + name +
                          ", which other launches may have written"};

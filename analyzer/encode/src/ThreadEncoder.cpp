@@ -89,21 +89,19 @@ std::optional<SymPointer> ThreadEncoder::pointer(const llvm::Value *v) {
     return it->second;
   if (auto it = m_s.sharedPointers.find(v); it != m_s.sharedPointers.end())
     return it->second;
-  if (llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v)) {
+  // NULL (or an undefined pointer), or NULL plus a constant, folded by Clang to an integer address (`char *p
+  // = NULL; p[5]`): no object of the launch lies in the first page, so an access there is a null dereference
+  // (docs/semantics.md rows 37a, 37j). An address past it is not followed (the access names it:
+  // unfollowedPointerText).
+  std::optional<std::uint64_t> fromNull =
+      llvm::isa<llvm::ConstantPointerNull>(v) || llvm::isa<llvm::UndefValue>(v)
+          ? std::optional<std::uint64_t>(0)
+          : nullPageAddress(v);
+  if (fromNull) {
     SymPointer p;
     p.space = static_cast<MemorySpace>(v->getType()->getPointerAddressSpace());
     p.object = m_tf.constant(64, kNullObject);
-    p.offset = m_tf.constant(64, 0);
-    return p;
-  }
-  if (auto address = nullPageAddress(v)) {
-    // NULL plus a constant, folded by Clang to an integer address (`char *p = NULL; p[5]`): no object of
-    // the launch lies in the first page, so an access there is a null dereference (docs/semantics.md row
-    // 37j). An address past it is not followed (the access names it: constantAddressText).
-    SymPointer p;
-    p.space = static_cast<MemorySpace>(v->getType()->getPointerAddressSpace());
-    p.object = m_tf.constant(64, kNullObject);
-    p.offset = m_tf.constant(64, *address);
+    p.offset = m_tf.constant(64, *fromNull);
     return p;
   }
   if (auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(v)) {
