@@ -49,7 +49,7 @@ def analyse(name, path, verify, level, extra):
     except OSError as e:  # clcapture-verify replaced by a build meanwhile, …: that kernel fails, not the run
         return name, "?", "crash", f"cannot run clcapture-verify: {e}", time.monotonic() - start
     seconds = time.monotonic() - start
-    if r.returncode not in (0, 6) or not r.stdout.strip():
+    if not run_kernel.reported(r):
         return name, expected, "crash", f"clcapture-verify exited {r.returncode}: {r.stderr.strip()[-400:]}", seconds
     result = json.loads(r.stdout)["results"][0]
     verdict, reason = result["verdict"], result.get("reason", "")
